@@ -1,0 +1,50 @@
+# The index of commands. Every target sets up .venv itself (re-installing only when
+# pyproject.toml changed), so `make run` and `make test` work on a fresh machine.
+
+PYTHON ?= python3
+VENV ?= .venv
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Tests run on PostgreSQL; pytest-django creates (and drops) the database test_azul.
+DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/azul
+PYTEST_ARGS ?=
+CELERY_ARGS ?= --loglevel=INFO
+
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: venv run test lint fmt bench bench-web worker
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+venv: $(STAMP)
+
+run: venv  ## Development server on SQLite with tasks run in-process (unless the env says otherwise)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: venv lint  ## Lint, then the whole test suite on PostgreSQL
+	DATABASE_URL='$(DATABASE_URL)' $(BIN)/pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+fmt: venv
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: venv  ## Rules-engine benchmark
+	$(BIN)/python -m games.engine.bench
+
+bench-web: venv  ## Web-layer benchmark
+	$(BIN)/python scripts/bench_web.py
+
+worker: venv  ## Celery worker (needs CELERY_BROKER_URL or REDIS_URL)
+	$(BIN)/celery -A azul_site worker $(CELERY_ARGS)

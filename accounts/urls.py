@@ -1,0 +1,13 @@
+from django.urls import path
+
+from accounts import apis, views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("players/<str:username>/", views.player_detail, name="player"),
+    path("settings/", views.settings_view, name="settings"),
+    path("settings/token/", views.token_create_view, name="token_create"),
+    path("settings/token/revoke/", views.token_revoke_view, name="token_revoke"),
+    path("api/me/", apis.MeApi.as_view(), name="api_me"),
+]

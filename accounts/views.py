@@ -1,0 +1,58 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts import selectors, services
+from accounts.forms import ProfileForm
+
+
+@require_GET
+def player_detail(request: HttpRequest, username: str) -> HttpResponse:
+    player = selectors.player_get(username=username)
+    if player is None:
+        raise Http404("No such player.")
+    return render(request, "accounts/player_detail.html", {"player": player})
+
+
+def _settings_page(request: HttpRequest, form: ProfileForm, *, new_token=None) -> HttpResponse:
+    context = {
+        "form": form,
+        "token": new_token or selectors.token_for(user=request.user),
+        "new_token": new_token,
+    }
+    return render(request, "accounts/settings.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_view(request: HttpRequest) -> HttpResponse:
+    profile = selectors.profile_for(user=request.user)
+    if request.method == "POST":
+        form = ProfileForm(request.POST, instance=profile)
+        if form.is_valid():
+            services.profile_update(user=request.user, **form.cleaned_data)
+            messages.success(request, "Your settings were saved.")
+            return redirect("accounts:settings")
+        return _settings_page(request, form)
+    return _settings_page(request, ProfileForm(instance=profile))
+
+
+@login_required
+@require_POST
+def token_create_view(request: HttpRequest) -> HttpResponse:
+    token = services.token_create(user=request.user)
+    # Rendered, not redirected: the key is on this one response and nowhere else afterwards.
+    form = ProfileForm(instance=selectors.profile_for(user=request.user))
+    response = _settings_page(request, form, new_token=token)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def token_revoke_view(request: HttpRequest) -> HttpResponse:
+    if services.token_revoke(user=request.user):
+        messages.success(request, "Your API token was revoked; programs using it are locked out.")
+    return redirect("accounts:settings")

@@ -1,0 +1,95 @@
+"""Fixtures shared by the web-layer tests.
+
+Personas: alice and bob play, carol watches. All have verified email addresses and the password
+`PASSWORD`. Log clients in with `client_for(user)` (a forced session login: django-axes rejects the
+test client's `login()`, which authenticates without a request).
+"""
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+PASSWORD = "tile-drafter-4827"
+SESSION_BACKEND = "allauth.account.auth_backends.AuthenticationBackend"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from django.conf import settings
+
+    # Real hashers cost tens of milliseconds per password on purpose; tests do not need that.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Tests never touch a shared Redis: the cache (rate limits, throttles) is per process and
+    # emptied before each test, and Celery tasks run in-process when sent.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    from django.core.cache import caches
+
+    for cache in caches.all(initialized_only=True):
+        cache.clear()
+
+
+@pytest.fixture
+def make_user(db, django_user_model) -> Callable:
+    """Factory: `make_user("dora", email=None, verified=True, password=PASSWORD)`.
+
+    The email defaults to `<username>@example.com` and is recorded as the primary address,
+    verified unless `verified=False` (as allauth would after sign-up).
+    """
+    from allauth.account.models import EmailAddress
+
+    def make(
+        username: str, email: str | None = None, verified: bool = True, password: str = PASSWORD
+    ):
+        email = email or f"{username}@example.com"
+        user = django_user_model.objects.create_user(
+            username=username, email=email, password=password
+        )
+        EmailAddress.objects.create(user=user, email=email, primary=True, verified=verified)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+@pytest.fixture
+def client_for(db) -> Callable[..., Client]:
+    """`client_for(user)`: a new test client with `user` logged in (session)."""
+
+    def make(user) -> Client:
+        client = Client()
+        client.force_login(user, backend=SESSION_BACKEND)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def api_client_for(db) -> Callable[..., APIClient]:
+    """`api_client_for(user)`: a DRF APIClient acting as `user` (authentication forced)."""
+
+    def make(user) -> APIClient:
+        client = APIClient()
+        client.force_authenticate(user=user)
+        return client
+
+    return make
