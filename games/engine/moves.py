@@ -76,7 +76,7 @@ def color_index(name: str) -> int:
 
 
 def _number(text: str, what: str, low: int, high: int, example: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "³".isdigit() is true but int("³") fails
         raise InvalidNotation(
             f"{what} must be a number from {low} to {high}, not {text!r}{example}"
         )

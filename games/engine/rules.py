@@ -15,6 +15,13 @@ Readings of the rulebook where it leaves a case open (each has a test):
 - *A deal that finds no tile at all* (bag and lid both empty, every tile on walls and pattern
   lines): no player could ever move again, so the game ends after that round with the end-of-game
   bonuses, as if a row had been completed.
+- *Nobody can ever complete a row*: on the gray wall a row can become impossible to finish (its
+  missing colours already stand in the columns of its empty spaces), and on either wall the
+  tiles a row needs can all end up on walls or in pattern lines that can never fill. The rulebook
+  ends the game only when a row is completed, so such a game would never end: it ends after the
+  wall-tiling phase in which completing a row has become impossible for every player, with the
+  end-of-game bonuses. The test is an over-estimate (see ``_row_still_possible``), so a game is
+  never ended while any player could still complete a row.
 - *Deal entries* record each factory's tiles; the order in which tiles were drawn does not matter.
   When the bag runs out mid-fill, every tile still in the bag is drawn before the lid is poured in,
   so a recorded deal is valid only if it holds the whole bag and the rest comes from the lid.
@@ -561,10 +568,74 @@ def _end_round(state: State) -> None:
     if any(mask == 0b11111 for board in state.boards for mask in board.row_mask):
         _finish_game(state)
         return
+    if not _row_still_possible(state):
+        _finish_game(state)  # nobody can ever complete a row: see the module docstring
+        return
     if state.marker_holder >= 0:
         state.first_player = state.marker_holder
     state.current = state.first_player
     state.phase = "deal"
+
+
+def _row_still_possible(state: State) -> bool:
+    """Whether any player could still, with the most favourable draws, complete a wall row.
+
+    An over-estimate, so that a game is only ended when completing a row is truly impossible:
+    tiles fixed on walls never move; a pattern line empties only when it fills up, which needs
+    enough tiles of its colour among those in circulation (bag, lid, factories, center, floors)
+    plus those held by other lines that can fill up. A row can be completed if its pattern line
+    is not stuck holding a colour that can never fill it, every missing colour can still fill
+    that line, and (gray wall) the missing colours fit its empty spaces without repeating a
+    colour in a column.
+    """
+    pool = [
+        state.bag[c] + state.lid[c] + state.center[c] + sum(f[c] for f in state.factories)
+        for c in range(5)
+    ]
+    for board in state.boards:
+        for tile in board.floor:
+            if tile != MARKER:
+                pool[tile] += 1
+    stuck = [(board, line) for board in state.boards for line in range(5) if board.line_count[line]]
+    growing = True
+    while growing:  # lines that can fill up release their tiles back into circulation
+        growing = False
+        for entry in stuck[:]:
+            board, line = entry
+            color = board.line_color[line]
+            if pool[color] >= line + 1 - board.line_count[line]:
+                pool[color] += board.line_count[line]
+                stuck.remove(entry)
+                growing = True
+    blocked = {(id(board), line) for board, line in stuck}
+    for board in state.boards:
+        for row in range(5):
+            missing = _ABSENT_COLORS[board.row_mask[row]]
+            if not missing or (id(board), row) in blocked:
+                continue
+            if any(pool[c] < row + 1 for c in missing if c != board.line_color[row]):
+                continue
+            if not state.gray or _fits(board, row, missing):
+                return True
+    return False
+
+
+def _fits(board: Board, row: int, colors: tuple[int, ...]) -> bool:
+    """Whether ``colors`` can fill the empty spaces of a gray wall ``row`` (a bipartite match)."""
+    empty = [col for col in range(5) if board.wall[row * 5 + col] < 0]
+    owner: dict[int, int] = {}  # column -> colour placed there
+
+    def assign(color: int, seen: set[int]) -> bool:
+        for col in empty:
+            if col in seen or board.col_mask[col] >> color & 1:
+                continue
+            seen.add(col)
+            if col not in owner or assign(owner[col], seen):
+                owner[col] = color
+                return True
+        return False
+
+    return all(assign(color, set()) for color in colors)
 
 
 def _finish_game(state: State) -> None:

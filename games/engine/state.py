@@ -338,6 +338,15 @@ def _from_dict(data: Any) -> State:
     tiling = [b.tiling != TILING_DONE for b in state.boards]
     if any(tiling) and phase != "tile":
         raise ValueError("only the tile phase has players with a tiling choice")
+    # Phases whose play could not go on, or whose next step would lose tiles (a deal replaces
+    # the factories): never produced by the rules, so refused.
+    on_offer = state.factories_left > 0 or any(state.center)
+    if on_offer and phase != "take":
+        raise ValueError(f"tiles on offer belong to the take phase, not the {phase} phase")
+    if phase == "take" and not on_offer:
+        raise ValueError("the take phase needs tiles on offer")
+    if phase == "tile" and not any(tiling):
+        raise ValueError("the tile phase needs a player with a wall space to choose")
     return state
 
 
