@@ -1,0 +1,301 @@
+"""Play computer players against each other and measure their strength.
+
+    python -m games.engine.arena --bots strong,greedy --players 2 --games 200 --budget 1.0
+
+Seats are rotated fairly: each deal seed is played once per rotation of the seats (``--players``
+games), so every bot sits in every seat equally often and meets the same deal seeds (the first
+round's factories are identical; later rounds draw from the same random stream, but from bags that
+differ with the play). When fewer bots than players are named, the last one fills the remaining
+seats (``--bots strong,greedy --players 4`` is one strong player against three greedy ones).
+
+A game's winners are the players in first place (rulebook: score, then complete rows); a shared
+first place is reported as a tie, and the win rate counts it as half a win. Win rates come with a
+95% Wilson confidence interval. ``--budget`` is the wall-clock cap per move in seconds; the
+strong level's rollout count is derived from it with a fixed calibration (see
+:func:`games.engine.bots.rollouts_for`), so the games themselves do not depend on machine load
+unless a cap is hit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .bots import LEVELS, _rollout, choose_move, rollouts_for
+from .rules import _apply_deal, _draw, _tally, deal, new_game, play, play_out, result
+
+
+@dataclass
+class SeatResult:
+    bot: str
+    score: int
+    place: int
+    shared: bool
+    moves: int
+    seconds: float
+    max_seconds: float
+    max_cpu: float
+    rollouts: int
+    search_seconds: float
+
+
+@dataclass
+class GameResult:
+    game: int
+    seats: list[SeatResult]
+    rounds: int
+
+
+def play_game(
+    bots: list[str],
+    *,
+    variant: str,
+    deal_seed: int,
+    budget: float,
+    game: int = 0,
+) -> GameResult:
+    """One game, seat ``i`` played by ``bots[i]``; deals come from ``deal_seed``."""
+    players = len(bots)
+    state = new_game(players, variant)
+    deal_rng = random.Random(deal_seed)
+    seats = [SeatResult(bot, 0, 0, False, 0, 0.0, 0.0, 0.0, 0, 0.0) for bot in bots]
+    ply = 0
+    while state.phase != "over":
+        if state.phase == "deal":
+            state = state.copy()
+            _apply_deal(state, [_tally(f) for f in _draw(state, deal_rng)])
+            continue
+        player = state.to_move[0]
+        seat = seats[player]
+        stats: dict = {}
+        seed = (deal_seed * 1_000_003 + ply * 101 + player) & 0x7FFFFFFF
+        rollouts = rollouts_for(seat.bot, budget, players) if seat.bot == "strong" else None
+        move = choose_move(
+            state,
+            player,
+            seat.bot,
+            seed=seed,
+            time_cap=budget,
+            rollouts=rollouts,
+            stats=stats,
+        )
+        state = play(state, move, player)
+        ply += 1
+        seat.moves += 1
+        seat.seconds += stats["seconds"]
+        seat.max_seconds = max(seat.max_seconds, stats["seconds"])
+        seat.max_cpu = max(seat.max_cpu, stats["cpu_seconds"])
+        if stats["rollouts"]:
+            seat.rollouts += stats["rollouts"]
+            seat.search_seconds += stats["seconds"]
+    final = result(state)
+    for standing in final.standings:
+        seat = seats[standing.player]
+        seat.score = standing.score
+        seat.place = standing.place
+        seat.shared = standing.place == 1 and len(final.winners) > 1
+    return GameResult(game, seats, state.round)
+
+
+def measure_speed(players: int, variant: str, seconds: float = 0.5) -> tuple[float, float]:
+    """Engine speed on this machine now: (random playouts of whole games per second, the strong
+    search's rollouts to the end of a round per second from a round's first move)."""
+    rng = random.Random(0)
+    start = time.perf_counter()
+    games = 0
+    while time.perf_counter() - start < seconds:
+        play_out(new_game(players, variant), rng)
+        games += 1
+    playouts = games / (time.perf_counter() - start)
+    fresh = deal(new_game(players, variant), rng=rng)
+    start = time.perf_counter()
+    rollouts = 0
+    while time.perf_counter() - start < seconds:
+        _rollout(fresh.copy(), 0, rng)
+        rollouts += 1
+    return playouts, rollouts / (time.perf_counter() - start)
+
+
+def _task(args: tuple) -> GameResult:
+    bots, variant, deal_seed, budget, game = args
+    return play_game(bots, variant=variant, deal_seed=deal_seed, budget=budget, game=game)
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: int = 0
+    ties: int = 0
+    losses: int = 0
+    score: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+    max_seconds: float = 0.0
+    max_cpu: float = 0.0
+    rollouts: int = 0
+    search_seconds: float = 0.0
+    scores: list[int] = field(default_factory=list)
+
+
+def tally(results: list[GameResult]) -> dict[str, Tally]:
+    """Per bot name: seat-games, wins (sole first place), ties (shared first), losses, scores.
+
+    A bot holding several seats in one game (``strong,greedy`` with 4 players) counts each seat.
+    """
+    out: dict[str, Tally] = defaultdict(Tally)
+    for game in results:
+        for seat in game.seats:
+            t = out[seat.bot]
+            t.games += 1
+            if seat.place == 1:
+                if seat.shared:
+                    t.ties += 1
+                else:
+                    t.wins += 1
+            else:
+                t.losses += 1
+            t.score += seat.score
+            t.scores.append(seat.score)
+            t.moves += seat.moves
+            t.seconds += seat.seconds
+            t.max_seconds = max(t.max_seconds, seat.max_seconds)
+            t.max_cpu = max(t.max_cpu, seat.max_cpu)
+            t.rollouts += seat.rollouts
+            t.search_seconds += seat.search_seconds
+    return out
+
+
+def _line(name: str, t: Tally) -> str:
+    rate = (t.wins + 0.5 * t.ties) / t.games if t.games else 0.0
+    low, high = wilson(t.wins + 0.5 * t.ties, t.games)
+    avg_move = t.seconds / t.moves if t.moves else 0.0
+    speed = f" rollouts/s {t.rollouts / t.search_seconds:7.0f}" if t.search_seconds > 0 else ""
+    return (
+        f"  {name:<8} seats {t.games:4d}  W {t.wins:4d} T {t.ties:3d} L {t.losses:4d}"
+        f"  win rate {100 * rate:5.1f}% [{100 * low:5.1f}, {100 * high:5.1f}]"
+        f"  avg score {t.score / max(1, t.games):5.1f}"
+        f"  move avg {avg_move * 1000:6.1f} ms max {t.max_seconds * 1000:7.1f} ms"
+        f" (cpu max {t.max_cpu * 1000:6.1f} ms){speed}"
+    )
+
+
+def report(results: list[GameResult], header: str) -> str:
+    lines = [header]
+    sole_first = defaultdict(int)
+    for game in results:
+        winners = [s for s in game.seats if s.place == 1]
+        names = {s.bot for s in winners}
+        if len(names) == 1:
+            sole_first[next(iter(names))] += 1
+        else:
+            sole_first["(shared)"] += 1
+    for name, t in sorted(tally(results).items()):
+        lines.append(_line(name, t))
+    n = len(results)
+    if n:
+        parts = []
+        for name, count in sorted(sole_first.items()):
+            low, high = wilson(count, n)
+            parts.append(
+                f"{name} {count}/{n} = {100 * count / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+            )
+        lines.append("  games won by: " + "; ".join(parts))
+        rounds = sum(g.rounds for g in results) / n
+        lines.append(f"  average rounds per game: {rounds:.2f}")
+    return "\n".join(lines)
+
+
+def schedule(
+    bots: list[str], players: int, games: int, seed: int
+) -> list[tuple[list[str], int, int]]:
+    """(seating, deal seed, game number) for each game: every rotation of every deal seed."""
+    lineup = list(bots) + [bots[-1]] * (players - len(bots))
+    tasks = []
+    deal_seeds = random.Random(seed)
+    game = 0
+    while game < games:
+        deal_seed = deal_seeds.randrange(2**31)
+        for rotation in range(players):
+            if game >= games:
+                break
+            seating = [lineup[(seat + rotation) % players] for seat in range(players)]
+            tasks.append((seating, deal_seed, game))
+            game += 1
+    return tasks
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.engine.arena", description=__doc__)
+    parser.add_argument("--bots", default="strong,greedy", help="comma-separated levels")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--budget", type=float, default=1.0, help="seconds per move (cap)")
+    parser.add_argument("--variant", default="colored", choices=("colored", "gray"))
+    parser.add_argument("--jobs", type=int, default=1, help="games in parallel processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--every", type=int, default=10, help="progress line every N games")
+    args = parser.parse_args(argv)
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in LEVELS]
+    if unknown or not bots or len(bots) > args.players:
+        parser.error(f"--bots: 1-{args.players} of {', '.join(LEVELS)}; got {args.bots!r}")
+    tasks = [
+        (seating, args.variant, deal_seed, args.budget, game)
+        for seating, deal_seed, game in schedule(bots, args.players, args.games, args.seed)
+    ]
+    header = (
+        f"arena: bots {','.join(bots)}  players {args.players}  variant {args.variant}"
+        f"  games {len(tasks)}  budget {args.budget}s/move  jobs {args.jobs}  seed {args.seed}"
+    )
+    print(header, flush=True)
+    playouts, rollouts = measure_speed(args.players, args.variant)
+    print(
+        f"engine speed now: {playouts:.0f} random whole-game playouts/s,"
+        f" {rollouts:.0f} end-of-round rollouts/s (strong's policy, first move of round 1);"
+        f" strong budget {rollouts_for('strong', args.budget, args.players)} rollouts/move",
+        flush=True,
+    )
+    started = time.time()
+    results: list[GameResult] = []
+
+    def progress(game: GameResult) -> None:
+        results.append(game)
+        scores = " ".join(f"{s.bot}:{s.score}" for s in game.seats)
+        print(f"game {game.game:4d} ({len(results)} done)  {scores}", flush=True)
+        if len(results) % args.every == 0 and len(results) < len(tasks):
+            elapsed = time.time() - started
+            print(report(results, f"-- after {len(results)} games, {elapsed:.0f}s"), flush=True)
+
+    if args.jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.Pool(args.jobs) as pool:
+            for game in pool.imap_unordered(_task, tasks):
+                progress(game)
+    else:
+        for task in tasks:
+            progress(_task(task))
+    elapsed = time.time() - started
+    print(report(results, f"== final after {len(results)} games, {elapsed:.0f}s"), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
