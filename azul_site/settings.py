@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "allauth",
     "allauth.account",
     "axes",
@@ -189,12 +190,22 @@ REST_FRAMEWORK = {
         "user": env.str("API_THROTTLE_USER", default="600/minute"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is
+    # {"detail": ...} (see azul_site/api.py).
+    "DEFAULT_PARSER_CLASSES": ["azul_site.api.LimitedJSONParser"],
+    "EXCEPTION_HANDLER": "azul_site.api.api_exception_handler",
 }
+# Requests to the site are small (a move is a few words); refuse big bodies early.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 SPECTACULAR_SETTINGS = {
     "TITLE": "Azul API",
     "DESCRIPTION": "Correspondence play of Azul. Authenticate with `Authorization: Token <key>`.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI served from our own static files (drf-spectacular-sidecar), not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LANGUAGE_CODE = "en-us"

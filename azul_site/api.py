@@ -1,0 +1,95 @@
+"""Site-wide DRF plumbing: one error shape for every API error, and a size-limited JSON parser.
+
+Every error body is `{"detail": "<what was wrong>", ...}`: game service errors add their `code`
+(and `current_ply` for a stale move), validation errors add the per-field `errors`.
+"""
+
+import io
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.db import IntegrityError
+from rest_framework import exceptions, status
+from rest_framework.parsers import JSONParser
+from rest_framework.response import Response
+from rest_framework.views import exception_handler, set_rollback
+
+from games.errors import GameError
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "payload_too_large"
+
+    def __init__(self) -> None:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        super().__init__(f"The request body is too large: at most {limit} bytes are accepted.")
+
+
+class LimitedJSONParser(JSONParser):
+    """JSON, refused with 413 beyond DATA_UPLOAD_MAX_MEMORY_SIZE (DRF reads the raw stream, so
+    Django's own check on `request.body` does not apply)."""
+
+    def parse(self, stream, media_type=None, parser_context=None) -> Any:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and stream is not None:
+            request = (parser_context or {}).get("request")
+            length = request.META.get("CONTENT_LENGTH") if request is not None else None
+            if length and str(length).isdigit() and int(length) > limit:
+                raise PayloadTooLarge()
+            body = stream.read(limit + 1)
+            if len(body) > limit:
+                raise PayloadTooLarge()
+            stream = io.BytesIO(body)
+        return super().parse(stream, media_type, parser_context)
+
+
+def _flatten(detail: Any, prefix: str = "") -> list[str]:
+    if isinstance(detail, dict):
+        out = []
+        for key, value in detail.items():
+            label = "" if key == "non_field_errors" else f"{prefix}{key}"
+            out += _flatten(value, f"{label}." if label else "")
+        return out
+    if isinstance(detail, list):
+        out = []
+        for index, value in enumerate(detail):
+            if isinstance(value, dict | list):
+                out += _flatten(value, f"{prefix}{index}.")
+            else:
+                out += _flatten(value, prefix)
+        return out
+    where = prefix.rstrip(".")
+    return [f"{where}: {detail}" if where else str(detail)]
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, GameError):
+        set_rollback()
+        return Response(exc.as_dict(), status=exc.status_code)
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
+    if isinstance(exc, IntegrityError):
+        # Services map the races they expect; anything else is still a conflict, not a crash.
+        set_rollback()
+        return Response(
+            {"detail": "The request conflicted with a simultaneous change: try again."},
+            status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, exceptions.ValidationError):
+        set_rollback()
+        messages = _flatten(exc.detail)
+        return Response(
+            {"detail": "Invalid input: " + "; ".join(messages), "errors": exc.detail},
+            status=exc.status_code,
+        )
+    response = exception_handler(exc, context)
+    if response is not None and isinstance(response.data, dict) and "detail" in response.data:
+        code = getattr(exc, "default_code", None)
+        if isinstance(exc, exceptions.APIException):
+            codes = exc.get_codes()
+            code = codes if isinstance(codes, str) else code
+        if code:
+            response.data.setdefault("code", code)
+    return response

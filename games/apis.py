@@ -1,0 +1,169 @@
+"""The game API: thin DRF views that validate input, call one service or selector, and render.
+
+Errors come from `games.errors` and are rendered by `azul_site.api.api_exception_handler` as
+`{"detail": ..., "code": ...}` with the error's status.
+"""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from azul_site.api import LimitedJSONParser
+from games import selectors, services
+from games.models import Game
+from games.serializers import (
+    ErrorSerializer,
+    GameCreateInputSerializer,
+    GameLogSerializer,
+    GameSummarySerializer,
+    GameViewSerializer,
+    InvitationInputSerializer,
+    LegalMovesSerializer,
+    MoveInputSerializer,
+    StatusFilterSerializer,
+)
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="malformed or invalid input"),
+    403: OpenApiResponse(ErrorSerializer, description="not your game, or not your turn"),
+    404: OpenApiResponse(ErrorSerializer, description="no such game"),
+    409: OpenApiResponse(ErrorSerializer, description="the game moved on or cannot do that now"),
+    413: OpenApiResponse(ErrorSerializer, description="request body too large"),
+}
+
+
+class GameApiBase(APIView):
+    parser_classes = [LimitedJSONParser]
+
+    def game_view_response(self, request: Request, game_id, code: int = 200) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        view = selectors.game_view(game=game, viewer=request.user)
+        return Response(GameViewSerializer(view).data, status=code)
+
+
+class GameListApi(GameApiBase):
+    @extend_schema(
+        summary="My games",
+        parameters=[
+            OpenApiParameter("status", enum=Game.Status.values, description="only this status")
+        ],
+        responses={200: GameSummarySerializer(many=True), 400: ERRORS[400]},
+    )
+    def get(self, request: Request) -> Response:
+        filters = StatusFilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        games = selectors.games_for_user(
+            user=request.user, status=filters.validated_data.get("status")
+        )
+        summaries = games["my_turn"] + games["waiting"] + games["finished"]
+        return Response(GameSummarySerializer(summaries, many=True).data)
+
+    @extend_schema(
+        summary="Create a game",
+        request=GameCreateInputSerializer,
+        responses={201: GameViewSerializer, 400: ERRORS[400], 413: ERRORS[413]},
+    )
+    def post(self, request: Request) -> Response:
+        data = GameCreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        game = services.game_create(
+            creator=request.user,
+            num_players=values["players"],
+            variant=values["variant"],
+            days_per_move=values["days_per_move"],
+            seats=[
+                services.SeatSpec(
+                    kind=seat["kind"], username=seat.get("username"), level=seat["level"]
+                )
+                for seat in values["seats"]
+            ],
+        )
+        return self.game_view_response(request, game.id, status.HTTP_201_CREATED)
+
+
+class GameDetailApi(GameApiBase):
+    @extend_schema(summary="A game", responses={200: GameViewSerializer, 404: ERRORS[404]})
+    def get(self, request: Request, game_id: str) -> Response:
+        return self.game_view_response(request, game_id)
+
+
+class GameLegalMovesApi(GameApiBase):
+    @extend_schema(
+        summary="Your legal moves now",
+        description="Empty unless it is your turn.",
+        responses={200: LegalMovesSerializer, 404: ERRORS[404]},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        view = selectors.game_view(game=game, viewer=request.user)
+        return Response(LegalMovesSerializer(view).data)
+
+
+class GameLogApi(GameApiBase):
+    @extend_schema(
+        summary="The game's log: every deal and move",
+        responses={200: GameLogSerializer, 404: ERRORS[404]},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        entries = selectors.game_log(game=game)
+        return Response(GameLogSerializer({"ply": game.ply, "entries": entries}).data)
+
+
+class GameMovesApi(GameApiBase):
+    @extend_schema(
+        summary="Make a move",
+        request=MoveInputSerializer,
+        responses={201: GameViewSerializer, **ERRORS},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        data = MoveInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.move_submit(
+            game_id=game_id,
+            user=request.user,
+            move=data.validated_data["move"],
+            expected_ply=data.validated_data["expected_ply"],
+        )
+        return self.game_view_response(request, game.id, status.HTTP_201_CREATED)
+
+
+class GameJoinApi(GameApiBase):
+    @extend_schema(
+        summary="Take an open seat",
+        request=None,
+        responses={200: GameViewSerializer, 404: ERRORS[404], 409: ERRORS[409]},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.game_join(game_id=game_id, user=request.user)
+        return self.game_view_response(request, game.id)
+
+
+class GameInvitationApi(GameApiBase):
+    @extend_schema(
+        summary="Accept or decline an invitation",
+        description="Declining opens the seat to anyone in the lobby; the game goes on filling.",
+        request=InvitationInputSerializer,
+        responses={200: GameViewSerializer, **ERRORS},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        data = InvitationInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.invitation_respond(
+            game_id=game_id, user=request.user, accept=data.validated_data["accept"]
+        )
+        return self.game_view_response(request, game.id)
+
+
+class GameCancelApi(GameApiBase):
+    @extend_schema(
+        summary="Cancel a game that has not started (creator only)",
+        request=None,
+        responses={200: GameViewSerializer, 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409]},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.game_cancel(game_id=game_id, user=request.user)
+        return self.game_view_response(request, game.id)

@@ -1,0 +1,180 @@
+"""Games, their seats and their move logs.
+
+A game's log (`LogEntry`) is the record: every deal and every move, in order, never rewritten.
+`Game.state` is a cache of the engine state after the whole log (`engine.replay`), kept so that
+pages need not replay; `manage.py check_game_logs` proves the cache agrees with the log.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+DAYS_PER_MOVE_CHOICES = [(d, f"{d} day" if d == 1 else f"{d} days") for d in (1, 2, 3, 5, 7, 14)]
+
+
+class Game(models.Model):
+    class Variant(models.TextChoices):
+        COLORED = "colored", "Colored wall"
+        GRAY = "gray", "Gray wall"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Cancelled"
+
+    # Public id in URLs: not a sequential integer, so game ids say nothing about how many games
+    # exist and cannot be walked.
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    variant = models.CharField(max_length=10, choices=Variant.choices, default=Variant.COLORED)
+    num_players = models.PositiveSmallIntegerField(choices=[(n, str(n)) for n in (2, 3, 4)])
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    days_per_move = models.PositiveSmallIntegerField(choices=DAYS_PER_MOVE_CHOICES, default=3)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # The engine's `State.to_dict()` after the whole log; empty until the game starts.
+    state = models.JSONField(default=dict, blank=True)
+    # Number of log entries (deals and moves) so far: the next entry's number.
+    ply = models.PositiveIntegerField(default=0)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    # Chosen at random when the game starts.
+    first_player = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="game_status_created_idx"),
+            models.Index(fields=["status", "turn_deadline"], name="game_status_deadline_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(num_players__gte=2, num_players__lte=4), name="game_num_players_2_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(days_per_move__in=[d for d, _ in DAYS_PER_MOVE_CHOICES]),
+                name="game_days_per_move_choice",
+            ),
+            models.CheckConstraint(
+                condition=Q(variant__in=["colored", "gray"]), name="game_variant_choice"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "active", "finished", "aborted"]),
+                name="game_status_choice",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.id} ({self.num_players}p {self.variant}, {self.status})"
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human", "Human"
+        COMPUTER = "computer", "Computer"
+
+    class Invitation(models.TextChoices):
+        NONE = "none", "Not invited"
+        PENDING = "pending", "Invited"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+
+    class BotLevel(models.TextChoices):
+        # The names of `games.engine.bots.LEVELS`; "random" needs no bots module.
+        RANDOM = "random", "Random"
+        GREEDY = "greedy", "Greedy"
+        MEDIUM = "medium", "Medium"
+        STRONG = "strong", "Strong"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.HUMAN)
+    # Null: an open seat that any player may join (human seats only).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    invitation = models.CharField(
+        max_length=10, choices=Invitation.choices, default=Invitation.NONE
+    )
+    bot_level = models.CharField(
+        max_length=20, choices=BotLevel.choices, default=BotLevel.RANDOM, blank=True
+    )
+    final_score = models.IntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=Q(user__isnull=False),
+                name="seat_one_per_user",
+            ),
+            models.CheckConstraint(condition=Q(position__lte=3), name="seat_position_0_3"),
+            models.CheckConstraint(
+                condition=~Q(kind="computer") | Q(user__isnull=True),
+                name="seat_computer_has_no_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.position} of {self.game_id}"
+
+    @property
+    def is_filled(self) -> bool:
+        """A computer, or a player who joined or accepted an invitation."""
+        if self.kind == self.Kind.COMPUTER:
+            return True
+        return self.user_id is not None and self.invitation != self.Invitation.PENDING
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind == self.Kind.HUMAN and self.user_id is None
+
+
+class LogEntry(models.Model):
+    """One entry of a game's log, as the engine writes it. Append-only: never updated."""
+
+    class Kind(models.TextChoices):
+        DEAL = "deal", "Deal"
+        MOVE = "move", "Move"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log_entries")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=4, choices=Kind.choices)
+    player = models.PositiveSmallIntegerField(null=True, blank=True)
+    # {"kind": "deal", "tiles": [[colour, ...], ...]} or {"kind": "move", "player": p, "move": ...}
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        verbose_name_plural = "log entries"
+        constraints = [
+            # The backstop against two writers appending the same ply.
+            models.UniqueConstraint(fields=["game", "number"], name="logentry_unique_number"),
+            models.CheckConstraint(
+                condition=Q(kind="deal", player__isnull=True)
+                | Q(kind="move", player__isnull=False),
+                name="logentry_player_iff_move",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.number} {self.kind}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("log entries are never rewritten")
+        super().save(*args, **kwargs)

@@ -1,0 +1,313 @@
+"""Reads for games, with fixed query counts.
+
+Games are public to watch: any signed-in user may read a game, its log and its public state (the
+bag and the lid are counts per colour, as everyone at the table can work them out; nothing about
+future deals exists). Only players see their own legal moves.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+
+from games import engine
+from games.errors import GameNotFound
+from games.models import Game, LogEntry, Seat
+
+FINISHED_LIMIT = 20
+LOBBY_LIMIT = 100
+
+
+def _seats_prefetch() -> Prefetch:
+    return Prefetch(
+        "seats",
+        queryset=Seat.objects.select_related("user__profile").order_by("position"),
+    )
+
+
+def _games() -> QuerySet[Game]:
+    return Game.objects.select_related("created_by").prefetch_related(_seats_prefetch())
+
+
+def game_get(*, game_id: Any) -> Game:
+    """The game with its seats, their users and profiles (2 queries); GameNotFound otherwise."""
+    try:
+        pk = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
+    except (ValueError, TypeError, AttributeError):
+        raise GameNotFound() from None
+    try:
+        return _games().get(pk=pk)
+    except Game.DoesNotExist:
+        raise GameNotFound() from None
+
+
+# -- one game ------------------------------------------------------------------------------------
+
+
+def _state(game: Game) -> engine.State | None:
+    return engine.State.from_dict(game.state) if game.state else None
+
+
+def _name(user: AbstractBaseUser | None) -> str:
+    if user is None:
+        return ""
+    profile = getattr(user, "profile", None)
+    return (profile.display_name if profile else "") or user.get_username()
+
+
+def _players(
+    game: Game, state: engine.State | None, viewer: AbstractBaseUser | None
+) -> list[dict[str, Any]]:
+    to_move = set(state.to_move) if state is not None else set()
+    scores = state.scores if state is not None else []
+    players = []
+    for seat in game.seats.all():
+        user = seat.user
+        computer = seat.kind == Seat.Kind.COMPUTER
+        players.append(
+            {
+                "position": seat.position,
+                "kind": seat.kind,
+                "username": user.get_username() if user else None,
+                "display_name": (
+                    f"Computer ({seat.get_bot_level_display().lower()})"
+                    if computer
+                    else _name(user)
+                    if user
+                    else "Open seat"
+                ),
+                "bot_level": seat.bot_level if computer else None,
+                "invitation": seat.invitation,
+                "is_open": seat.is_open,
+                "score": scores[seat.position] if scores else 0,
+                "is_viewer": bool(viewer is not None and user is not None and user.pk == viewer.pk),
+                "is_to_move": seat.position in to_move,
+                "final_score": seat.final_score,
+                "place": seat.place,
+            }
+        )
+    return players
+
+
+def _viewer_seat(game: Game, viewer: AbstractBaseUser | None) -> Seat | None:
+    if viewer is None or not viewer.is_authenticated:
+        return None
+    return next(
+        (
+            s
+            for s in game.seats.all()
+            if s.user_id == viewer.pk and s.invitation != Seat.Invitation.PENDING
+        ),
+        None,
+    )
+
+
+def _result(state: engine.State) -> dict[str, Any]:
+    outcome = engine.result(state)
+    return {
+        "winners": outcome.winners,
+        "ranking": outcome.ranking,
+        "standings": [
+            {
+                "position": s.player,
+                "score": s.score,
+                "place": s.place,
+                "complete_rows": s.complete_rows,
+                "row_bonus": s.row_bonus,
+                "column_bonus": s.column_bonus,
+                "color_bonus": s.color_bonus,
+            }
+            for s in outcome.standings
+        ],
+    }
+
+
+def legal_moves_for(*, game: Game, viewer: AbstractBaseUser | None) -> list[str]:
+    """The viewer's legal moves in notation; empty unless it is their turn in an active game."""
+    seat = _viewer_seat(game, viewer)
+    state = _state(game)
+    if game.status != Game.Status.ACTIVE or seat is None or state is None:
+        return []
+    if seat.position not in state.to_move:
+        return []
+    return [str(m) for m in engine.legal_moves(state, seat.position)]
+
+
+def game_view(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, Any]:
+    """Everything the board page and the game API show; no queries beyond `game_get`'s."""
+    state = _state(game)
+    seat = _viewer_seat(game, viewer)
+    to_move = state.to_move if state is not None and game.status == Game.Status.ACTIVE else []
+    legal = legal_moves_for(game=game, viewer=viewer)
+    return {
+        "id": game.id,
+        "status": game.status,
+        "variant": game.variant,
+        "num_players": game.num_players,
+        "days_per_move": game.days_per_move,
+        "created_by": game.created_by.get_username(),
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "ply": game.ply,
+        "turn_deadline": game.turn_deadline,
+        "first_player": game.first_player,
+        "players": _players(game, state, viewer),
+        # Public information only: State.to_dict keeps the bag and lid as counts per colour.
+        "state": dict(game.state) if game.state else None,
+        "to_move": to_move,
+        "viewer_seat": seat.position if seat is not None else None,
+        "viewer_can_move": bool(legal),
+        "legal_moves": legal,
+        "result": _result(state) if state is not None and state.phase == "over" else None,
+    }
+
+
+def _deal_text(tiles: list[list[str]]) -> str:
+    return "; ".join(
+        f"F{i} {' '.join(factory) if factory else '(empty)'}" for i, factory in enumerate(tiles, 1)
+    )
+
+
+def game_log(*, game: Game) -> list[dict[str, Any]]:
+    """The whole log in order (1 query). Deals that happened are public: the tiles per factory."""
+    entries = (
+        LogEntry.objects.filter(game=game)
+        .order_by("number")
+        .values("number", "kind", "player", "data", "created_at")
+    )
+    log = []
+    for entry in entries:
+        data = entry["data"]
+        if entry["kind"] == LogEntry.Kind.DEAL:
+            tiles = data.get("tiles", [])
+            log.append(
+                {
+                    "number": entry["number"],
+                    "kind": "deal",
+                    "player": None,
+                    "text": f"Deal: {_deal_text(tiles)}",
+                    "move": None,
+                    "tiles": tiles,
+                    "created_at": entry["created_at"],
+                }
+            )
+        else:
+            log.append(
+                {
+                    "number": entry["number"],
+                    "kind": "move",
+                    "player": entry["player"],
+                    "text": data.get("move", ""),
+                    "move": data.get("move", ""),
+                    "tiles": None,
+                    "created_at": entry["created_at"],
+                }
+            )
+    return log
+
+
+# -- lists of games ------------------------------------------------------------------------------
+
+
+def game_summary(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, Any]:
+    """A game in a list: settings, players and whose turn it is (needs the seats prefetched)."""
+    state = _state(game)
+    seat = _viewer_seat(game, viewer)
+    to_move = state.to_move if state is not None and game.status == Game.Status.ACTIVE else []
+    return {
+        "id": game.id,
+        "status": game.status,
+        "variant": game.variant,
+        "num_players": game.num_players,
+        "days_per_move": game.days_per_move,
+        "created_by": game.created_by.get_username(),
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "updated_at": game.updated_at,
+        "ply": game.ply,
+        "round": state.round if state is not None else 0,
+        "turn_deadline": game.turn_deadline,
+        "players": _players(game, state, viewer),
+        "to_move": to_move,
+        "viewer_seat": seat.position if seat is not None else None,
+        "is_my_turn": seat is not None and seat.position in to_move,
+        "open_seats": sum(1 for s in game.seats.all() if s.is_open),
+    }
+
+
+def _seated(user: AbstractBaseUser) -> Q:
+    """Games where `user` holds a seat (joined, accepted or seated as creator)."""
+    return Q(
+        Exists(
+            Seat.objects.filter(game=OuterRef("pk"), user=user).exclude(
+                invitation=Seat.Invitation.PENDING
+            )
+        )
+    )
+
+
+def games_for_user(*, user: AbstractBaseUser, status: str | None = None) -> dict[str, list]:
+    """The user's games: `my_turn` (by deadline, soonest first), `waiting` (active games where
+    others are to move, and games still filling up) and `finished` (the 20 most recent).
+
+    4 queries however many games. `status` narrows to one game status.
+    """
+    current: list[Game] = []
+    finished: list[Game] = []
+    statuses = [status] if status else None
+    if statuses is None or {Game.Status.OPEN, Game.Status.ACTIVE} & set(statuses):
+        current = list(
+            _games()
+            .filter(_seated(user), status__in=statuses or [Game.Status.OPEN, Game.Status.ACTIVE])
+            .order_by("turn_deadline", "-created_at")
+        )
+    if statuses is None or {Game.Status.FINISHED, Game.Status.ABORTED} & set(statuses):
+        finished = list(
+            _games()
+            .filter(_seated(user), status__in=statuses or [Game.Status.FINISHED])
+            .order_by("-finished_at")[:FINISHED_LIMIT]
+        )
+    my_turn, waiting = [], []
+    for game in current:
+        summary = game_summary(game=game, viewer=user)
+        (my_turn if summary["is_my_turn"] else waiting).append(summary)
+    return {
+        "my_turn": my_turn,
+        "waiting": waiting,
+        "finished": [game_summary(game=g, viewer=user) for g in finished],
+    }
+
+
+def open_games_for_lobby(*, user: AbstractBaseUser | None = None) -> list[dict[str, Any]]:
+    """Games waiting for players with a seat anyone may join, newest first (2 queries).
+
+    Leaves out games the user already sits in or is invited to.
+    """
+    games = (
+        _games()
+        .annotate(
+            free_seats=Count(
+                "seats", filter=Q(seats__kind=Seat.Kind.HUMAN, seats__user__isnull=True)
+            )
+        )
+        .filter(status=Game.Status.OPEN, free_seats__gt=0)
+    )
+    if user is not None and user.is_authenticated:
+        games = games.exclude(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+    return [game_summary(game=g, viewer=user) for g in games.order_by("-created_at")[:LOBBY_LIMIT]]
+
+
+def invitations_for_user(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """Games waiting for the user's answer to an invitation, newest first (2 queries)."""
+    games = _games().filter(
+        Exists(
+            Seat.objects.filter(game=OuterRef("pk"), user=user, invitation=Seat.Invitation.PENDING)
+        ),
+        status=Game.Status.OPEN,
+    )
+    return [game_summary(game=g, viewer=user) for g in games.order_by("-created_at")]

@@ -1,0 +1,169 @@
+"""DRF serializers for the game API: input validation, and output shapes for the OpenAPI schema.
+
+Outputs are the dicts built by `games.selectors`; these serializers only describe and render them.
+"""
+
+from rest_framework import serializers
+
+from games.models import DAYS_PER_MOVE_CHOICES, Game, Seat
+
+
+class SeatInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["invite", "open", "computer"],
+        help_text="invite a named player, leave the seat open, or seat a computer player",
+    )
+    username = serializers.CharField(
+        required=False, max_length=150, help_text="for kind=invite: who to invite"
+    )
+    level = serializers.ChoiceField(
+        choices=Seat.BotLevel.values,
+        default=Seat.BotLevel.RANDOM,
+        help_text="for kind=computer: its playing level",
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        if attrs["kind"] == "invite" and not attrs.get("username", "").strip():
+            raise serializers.ValidationError({"username": "Name the player to invite."})
+        return attrs
+
+
+class GameCreateInputSerializer(serializers.Serializer):
+    players = serializers.ChoiceField(choices=[2, 3, 4], help_text="number of players, 2-4")
+    variant = serializers.ChoiceField(choices=Game.Variant.values, default=Game.Variant.COLORED)
+    days_per_move = serializers.ChoiceField(
+        choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], default=3
+    )
+    seats = SeatInputSerializer(
+        many=True, help_text="the seats other than yours (you sit first): players - 1 of them"
+    )
+
+
+class MoveInputSerializer(serializers.Serializer):
+    move = serializers.CharField(
+        max_length=64,
+        trim_whitespace=True,
+        help_text="canonical notation: 'F3 blue 2', 'C red floor' or 'wall 2 4'",
+    )
+    expected_ply = serializers.IntegerField(
+        min_value=0, help_text="the game's `ply` you saw; a stale one is refused with 409"
+    )
+
+
+class InvitationInputSerializer(serializers.Serializer):
+    accept = serializers.BooleanField(help_text="true to accept, false to decline")
+
+
+class StatusFilterSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Game.Status.values, required=False)
+
+
+# -- outputs -------------------------------------------------------------------------------------
+
+
+class PlayerSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Seat.Kind.values)
+    username = serializers.CharField(allow_null=True)
+    display_name = serializers.CharField()
+    bot_level = serializers.CharField(allow_null=True)
+    invitation = serializers.ChoiceField(choices=Seat.Invitation.values)
+    is_open = serializers.BooleanField()
+    score = serializers.IntegerField()
+    is_viewer = serializers.BooleanField()
+    is_to_move = serializers.BooleanField()
+    final_score = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(allow_null=True)
+
+
+class StandingSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    score = serializers.IntegerField()
+    place = serializers.IntegerField()
+    complete_rows = serializers.IntegerField()
+    row_bonus = serializers.IntegerField()
+    column_bonus = serializers.IntegerField()
+    color_bonus = serializers.IntegerField()
+
+
+class ResultSerializer(serializers.Serializer):
+    winners = serializers.ListField(child=serializers.IntegerField())
+    ranking = serializers.ListField(child=serializers.IntegerField())
+    standings = StandingSerializer(many=True)
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=Game.Status.values)
+    variant = serializers.ChoiceField(choices=Game.Variant.values)
+    num_players = serializers.IntegerField()
+    days_per_move = serializers.IntegerField()
+    created_by = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    ply = serializers.IntegerField()
+    round = serializers.IntegerField()
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    players = PlayerSerializer(many=True)
+    to_move = serializers.ListField(child=serializers.IntegerField())
+    viewer_seat = serializers.IntegerField(allow_null=True)
+    is_my_turn = serializers.BooleanField()
+    open_seats = serializers.IntegerField()
+
+
+class GameViewSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=Game.Status.values)
+    variant = serializers.ChoiceField(choices=Game.Variant.values)
+    num_players = serializers.IntegerField()
+    days_per_move = serializers.IntegerField()
+    created_by = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    ply = serializers.IntegerField(
+        help_text="number of log entries so far; send it back as expected_ply"
+    )
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    first_player = serializers.IntegerField(allow_null=True)
+    players = PlayerSerializer(many=True)
+    state = serializers.JSONField(
+        allow_null=True,
+        help_text="the public game state (engine State.to_dict); bag and lid are counts",
+    )
+    to_move = serializers.ListField(child=serializers.IntegerField())
+    viewer_seat = serializers.IntegerField(allow_null=True)
+    viewer_can_move = serializers.BooleanField()
+    legal_moves = serializers.ListField(child=serializers.CharField())
+    result = ResultSerializer(allow_null=True)
+
+
+class LegalMovesSerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    to_move = serializers.ListField(child=serializers.IntegerField())
+    viewer_seat = serializers.IntegerField(allow_null=True)
+    legal_moves = serializers.ListField(child=serializers.CharField())
+
+
+class LogEntrySerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["deal", "move"])
+    player = serializers.IntegerField(allow_null=True)
+    text = serializers.CharField()
+    move = serializers.CharField(allow_null=True)
+    tiles = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), allow_null=True
+    )
+    created_at = serializers.DateTimeField()
+
+
+class GameLogSerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    entries = LogEntrySerializer(many=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    code = serializers.CharField(required=False)
+    current_ply = serializers.IntegerField(required=False)

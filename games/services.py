@@ -1,0 +1,448 @@
+"""Writes for games. Each service runs in one transaction that locks the game row first.
+
+The move write path (`move_submit`, and `computer_move_play` for computer seats) is the only way a
+log entry is written: lock the game -> check status, seat, `expected_ply` and turn -> apply the
+move through the engine -> append the log entries (the move, then the next round's deal when one
+is due) -> update the cached state, ply and deadline -> enqueue follow-ups on commit.
+
+Deals are drawn by the server with `random.SystemRandom()` at the moment a round starts; nothing
+about future draws exists before then, and no seed is stored anywhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+import uuid
+import zlib
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Literal
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.selectors import player_get
+from games import engine
+from games.errors import (
+    GameNotFound,
+    IllegalMoveError,
+    InvalidAction,
+    NotAPlayer,
+    NotYourTurn,
+    StaleMove,
+)
+from games.models import DAYS_PER_MOVE_CHOICES, Game, LogEntry, Seat
+
+DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
+BOT_LEVELS = tuple(Seat.BotLevel.values)
+
+SeatKind = Literal["invite", "open", "computer"]
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat other than the creator's: invite a named player, leave open, or a computer."""
+
+    kind: SeatKind
+    username: str | None = None
+    level: str = Seat.BotLevel.RANDOM
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _parse_id(game_id: Any) -> uuid.UUID:
+    if isinstance(game_id, uuid.UUID):
+        return game_id
+    try:
+        return uuid.UUID(str(game_id))
+    except (ValueError, TypeError, AttributeError):
+        raise GameNotFound() from None
+
+
+def _lock_game(game_id: Any) -> Game:
+    """The game row, locked until the end of the transaction."""
+    try:
+        return Game.objects.select_for_update().get(pk=_parse_id(game_id))
+    except Game.DoesNotExist:
+        raise GameNotFound() from None
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(game=game).order_by("position"))
+
+
+def _seat_of(seats: list[Seat], user: AbstractBaseUser) -> Seat | None:
+    return next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
+
+
+def _deadline(game: Game):
+    return timezone.now() + timedelta(days=game.days_per_move)
+
+
+def _computer_to_move(seats: list[Seat], state: engine.State) -> bool:
+    to_move = set(state.to_move)
+    return any(s.kind == Seat.Kind.COMPUTER and s.position in to_move for s in seats)
+
+
+def _enqueue_computer_move(game: Game) -> None:
+    """After commit, ask a worker to play for the computer seat to move at this ply."""
+    from games.tasks import computer_move
+
+    game_id, ply = str(game.id), game.ply
+    # robust: when tasks run in-process, a failing computer move must not turn the player's
+    # already committed move into an error response (a later retry or sweep can replay it).
+    transaction.on_commit(lambda: computer_move.delay(game_id, ply), robust=True)
+
+
+def _append(game: Game, entry: dict[str, Any]) -> LogEntry:
+    log_entry = LogEntry(
+        game=game,
+        number=game.ply,
+        kind=entry["kind"],
+        player=entry.get("player"),
+        data=entry,
+    )
+    game.ply += 1
+    return log_entry
+
+
+def _deal(game: Game, state: engine.State, entries: list[LogEntry]) -> engine.State:
+    """Draw the next round's factory fill now, log it, and return the state after it."""
+    tiles = engine.draw_tiles(state, random.SystemRandom())
+    entries.append(_append(game, engine.deal_entry(tiles)))
+    return engine.deal(state, tiles=tiles)
+
+
+def _finish(game: Game, seats: list[Seat], state: engine.State) -> None:
+    outcome = engine.result(state)
+    for standing in outcome.standings:
+        seat = seats[standing.player]
+        seat.final_score = standing.score
+        seat.place = standing.place
+    Seat.objects.bulk_update(seats, ["final_score", "place"])
+    game.status = Game.Status.FINISHED
+    game.finished_at = timezone.now()
+    game.turn_deadline = None
+
+
+def _start(game: Game, seats: list[Seat]) -> None:
+    """Every seat is filled: pick the first player, draw the first deal, start the clock."""
+    first_player = random.SystemRandom().randrange(game.num_players)
+    state = engine.new_game(game.num_players, game.variant, first_player)
+    entries: list[LogEntry] = []
+    state = _deal(game, state, entries)
+    LogEntry.objects.bulk_create(entries)
+    now = timezone.now()
+    game.first_player = first_player
+    game.state = state.to_dict()
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.turn_deadline = _deadline(game)
+    game.save()
+    if _computer_to_move(seats, state):
+        _enqueue_computer_move(game)
+
+
+def _start_if_full(game: Game, seats: list[Seat]) -> None:
+    if game.status == Game.Status.OPEN and all(s.is_filled for s in seats):
+        _start(game, seats)
+
+
+def _require_open(game: Game) -> None:
+    if game.status != Game.Status.OPEN:
+        raise InvalidAction(
+            f"This game is {game.get_status_display().lower()}, not waiting for players.",
+            status_code=409,
+        )
+
+
+# -- creating and filling games ------------------------------------------------------------------
+
+
+def _validate_settings(
+    *, creator: AbstractBaseUser, num_players: Any, variant: Any, days_per_move: Any, seats: Any
+) -> list[tuple[SeatSpec, AbstractBaseUser | None]]:
+    if type(num_players) is not int or num_players not in (2, 3, 4):
+        raise InvalidAction(f"Azul is for 2, 3 or 4 players, not {num_players!r}.")
+    if variant not in Game.Variant.values:
+        raise InvalidAction(f"The variant must be 'colored' or 'gray', not {variant!r}.")
+    if type(days_per_move) is not int or days_per_move not in DAYS_PER_MOVE:
+        choices = ", ".join(str(d) for d in DAYS_PER_MOVE)
+        raise InvalidAction(f"Days per move must be one of {choices}, not {days_per_move!r}.")
+    seats = list(seats)
+    if len(seats) != num_players - 1:
+        raise InvalidAction(
+            f"A {num_players}-player game needs {num_players - 1} other seat"
+            f"{'s' if num_players > 2 else ''} besides yours, not {len(seats)}."
+        )
+    resolved: list[tuple[SeatSpec, AbstractBaseUser | None]] = []
+    invited: set[int] = set()
+    for number, spec in enumerate(seats, 2):
+        if not isinstance(spec, SeatSpec):
+            raise InvalidAction(f"Seat {number}: not a seat description.")
+        if spec.kind == "invite":
+            username = (spec.username or "").strip()
+            if not username:
+                raise InvalidAction(f"Seat {number}: name the player to invite.")
+            user = player_get(username=username)
+            if user is None:
+                raise InvalidAction(f"Seat {number}: there is no player called {username!r}.")
+            if user.pk == creator.pk:
+                raise InvalidAction(f"Seat {number}: you cannot invite yourself.")
+            if user.pk in invited:
+                raise InvalidAction(f"Seat {number}: {username!r} is already invited.")
+            invited.add(user.pk)
+            resolved.append((spec, user))
+        elif spec.kind == "computer":
+            if spec.level not in BOT_LEVELS:
+                levels = ", ".join(BOT_LEVELS)
+                raise InvalidAction(
+                    f"Seat {number}: unknown computer level {spec.level!r} (levels: {levels})."
+                )
+            resolved.append((spec, None))
+        elif spec.kind == "open":
+            resolved.append((spec, None))
+        else:
+            raise InvalidAction(
+                f"Seat {number}: the kind must be 'invite', 'open' or 'computer', not "
+                f"{spec.kind!r}."
+            )
+    return resolved
+
+
+def game_create(
+    *,
+    creator: AbstractBaseUser,
+    num_players: int,
+    variant: str,
+    days_per_move: int,
+    seats: list[SeatSpec],
+) -> Game:
+    """Create a game with the creator at seat 0 and the other seats as `seats` describe.
+
+    Invited players must accept and open seats be joined before the game starts; a game whose
+    other seats are all computers starts at once.
+    """
+    resolved = _validate_settings(
+        creator=creator,
+        num_players=num_players,
+        variant=variant,
+        days_per_move=days_per_move,
+        seats=seats,
+    )
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant=variant,
+            num_players=num_players,
+            days_per_move=days_per_move,
+            created_by=creator,
+        )
+        seat_rows = [Seat(game=game, position=0, kind=Seat.Kind.HUMAN, user=creator)]
+        for position, (spec, user) in enumerate(resolved, 1):
+            if spec.kind == "computer":
+                seat_rows.append(
+                    Seat(
+                        game=game, position=position, kind=Seat.Kind.COMPUTER, bot_level=spec.level
+                    )
+                )
+            elif spec.kind == "invite":
+                seat_rows.append(
+                    Seat(
+                        game=game,
+                        position=position,
+                        user=user,
+                        invitation=Seat.Invitation.PENDING,
+                    )
+                )
+            else:
+                seat_rows.append(Seat(game=game, position=position))
+        Seat.objects.bulk_create(seat_rows)
+        # Lock it like every other write, so a join arriving first waits for the start.
+        game = _lock_game(game.id)
+        _start_if_full(game, _seats(game))
+    return game
+
+
+def game_join(*, game_id: Any, user: AbstractBaseUser) -> Game:
+    """Take the first open seat of a game waiting for players; starts it if that fills it."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _require_open(game)
+        seats = _seats(game)
+        mine = _seat_of(seats, user)
+        if mine is not None:
+            if mine.invitation == Seat.Invitation.PENDING:
+                raise InvalidAction(
+                    "You are invited to this game: accept the invitation instead.",
+                    status_code=409,
+                )
+            raise InvalidAction("You already have a seat in this game.", status_code=409)
+        seat = next((s for s in seats if s.is_open), None)
+        if seat is None:
+            raise InvalidAction("This game has no open seat left.", status_code=409)
+        seat.user = user
+        seat.invitation = Seat.Invitation.NONE
+        seat.save(update_fields=["user", "invitation"])
+        game.save(update_fields=["updated_at"])
+        _start_if_full(game, seats)
+    return game
+
+
+def invitation_respond(*, game_id: Any, user: AbstractBaseUser, accept: bool) -> Game:
+    """Accept or decline an invitation.
+
+    Declining does not abort the game: the seat becomes open, so the game can still fill from
+    the lobby (the creator can cancel it if they would rather not).
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seats = _seats(game)
+        seat = _seat_of(seats, user)
+        if seat is None or seat.invitation != Seat.Invitation.PENDING:
+            raise InvalidAction(
+                "You have no pending invitation to this game.",
+                status_code=404 if seat is None else 409,
+            )
+        _require_open(game)
+        if accept:
+            seat.invitation = Seat.Invitation.ACCEPTED
+            seat.save(update_fields=["invitation"])
+        else:
+            seat.user = None
+            seat.invitation = Seat.Invitation.DECLINED
+            seat.save(update_fields=["user", "invitation"])
+        game.save(update_fields=["updated_at"])
+        if accept:
+            _start_if_full(game, seats)
+    return game
+
+
+def game_cancel(*, game_id: Any, user: AbstractBaseUser) -> Game:
+    """The creator calls off a game that has not started yet."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.created_by_id != user.pk:
+            raise InvalidAction(
+                "Only the player who created this game can cancel it.", status_code=403
+            )
+        if game.status != Game.Status.OPEN:
+            raise InvalidAction(
+                "Only a game that has not started yet can be cancelled; this one is "
+                f"{game.get_status_display().lower()}.",
+                status_code=409,
+            )
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.turn_deadline = None
+        game.save(update_fields=["status", "finished_at", "turn_deadline", "updated_at"])
+    return game
+
+
+# -- moves ---------------------------------------------------------------------------------------
+
+
+def _apply_move(game: Game, seats: list[Seat], position: int, move: str) -> Game:
+    """The shared tail of the move path; the caller holds the lock and has checked the turn."""
+    state = engine.State.from_dict(game.state)
+    try:
+        parsed = engine.parse_move(move)
+        new_state = engine.play(state, parsed, position)
+    except (engine.IllegalMove, engine.InvalidNotation) as exc:
+        raise IllegalMoveError(f"Illegal move {move!r}: {exc}") from None
+
+    entries = [_append(game, engine.move_entry(position, parsed))]
+    if new_state.phase == "deal":
+        new_state = _deal(game, new_state, entries)
+    LogEntry.objects.bulk_create(entries)
+
+    if new_state.phase == "over":
+        _finish(game, seats, new_state)
+    elif set(new_state.to_move) - set(state.to_move) or new_state.round != state.round:
+        # Someone new is to move: their clock starts now.
+        game.turn_deadline = _deadline(game)
+    game.state = new_state.to_dict()
+    game.save()
+    if game.status == Game.Status.ACTIVE and _computer_to_move(seats, new_state):
+        _enqueue_computer_move(game)
+    return game
+
+
+def _current_ply(game_id: Any) -> int:
+    return Game.objects.filter(pk=_parse_id(game_id)).values_list("ply", flat=True).first() or 0
+
+
+def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply: int) -> Game:
+    """A player's move, in canonical notation (`F3 blue 2`, `C red floor`, `wall 2 4`).
+
+    `expected_ply` is the ply the player saw; if the game has moved on since, nothing is written
+    and `StaleMove` says where it is now. Nothing is written unless the move is accepted.
+    """
+    try:
+        with transaction.atomic():
+            game = _lock_game(game_id)
+            seats = _seats(game)
+            seat = _seat_of(seats, user)
+            if seat is None or seat.invitation == Seat.Invitation.PENDING:
+                raise NotAPlayer()
+            if game.status != Game.Status.ACTIVE:
+                if game.status == Game.Status.FINISHED:
+                    raise InvalidAction("The game is over: no more moves.", status_code=409)
+                raise InvalidAction(
+                    f"This game is {game.get_status_display().lower()}: no moves yet.",
+                    status_code=409,
+                )
+            # Staleness first: a player whose view is out of date learns to reload, rather than
+            # being told it is not their turn in a position they have not seen.
+            if type(expected_ply) is not int or expected_ply != game.ply:
+                raise StaleMove(game.ply)
+            state = engine.State.from_dict(game.state)
+            if seat.position not in state.to_move:
+                raise NotYourTurn()
+            return _apply_move(game, seats, seat.position, move)
+    except IntegrityError:
+        # The unique (game, number) backstop: another writer appended this ply first.
+        raise StaleMove(_current_ply(game_id)) from None
+
+
+def _bot_move(game: Game, seat: Seat, state: engine.State) -> str:
+    rng_key = f"{game.id}:{game.ply}"
+    if seat.bot_level != Seat.BotLevel.RANDOM and importlib.util.find_spec("games.engine.bots"):
+        bots = importlib.import_module("games.engine.bots")
+        choose_move = getattr(bots, "choose_move", None)
+        if choose_move is not None:
+            seed = zlib.crc32(rng_key.encode())
+            return str(choose_move(state, seat.position, seat.bot_level, seed=seed))
+    # Seeded by game and ply so that a retried task picks the same move.
+    return str(engine.random_move(state, random.Random(rng_key), seat.position))
+
+
+def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
+    """Play for the computer seat to move at `expected_ply`; does nothing if the world moved on.
+
+    Returns the game after the move, or None when there was nothing to do (a retry, or a task
+    that arrived after the game changed).
+    """
+    try:
+        with transaction.atomic():
+            try:
+                game = _lock_game(game_id)
+            except GameNotFound:
+                return None
+            if game.status != Game.Status.ACTIVE or game.ply != expected_ply:
+                return None
+            seats = _seats(game)
+            state = engine.State.from_dict(game.state)
+            to_move = set(state.to_move)
+            seat = next(
+                (s for s in seats if s.kind == Seat.Kind.COMPUTER and s.position in to_move),
+                None,
+            )
+            if seat is None:
+                return None
+            return _apply_move(game, seats, seat.position, _bot_move(game, seat, state))
+    except IntegrityError:
+        return None

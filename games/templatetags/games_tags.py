@@ -1,0 +1,37 @@
+"""Game lists embedded in other apps' pages (home, player profile)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games import selectors
+
+register = template.Library()
+
+
+@register.inclusion_tag("games/_home_summary.html", takes_context=True)
+def my_games_summary(context: template.Context) -> dict[str, Any]:
+    """The signed-in player's games awaiting their move, and how many others are running."""
+    user = context["request"].user
+    groups = selectors.games_for_user(user=user)
+    return {
+        "my_turn": groups["my_turn"],
+        "waiting_count": len(groups["waiting"]),
+        "invitation_count": len(selectors.invitations_for_user(user=user)),
+        "viewer_tz": getattr(getattr(user, "profile", None), "time_zone", "UTC"),
+    }
+
+
+@register.inclusion_tag("games/_player_games.html", takes_context=True)
+def player_games(context: template.Context, player: Any) -> dict[str, Any]:
+    """A player's current and recent games, for their public profile."""
+    groups = selectors.games_for_user(user=player)
+    user = context["request"].user
+    return {
+        # Seen by someone else: "your move" in these rows would be about the wrong person.
+        "current": [{**g, "is_my_turn": False} for g in groups["my_turn"] + groups["waiting"]],
+        "finished": groups["finished"],
+        "viewer_tz": getattr(getattr(user, "profile", None), "time_zone", "UTC"),
+    }

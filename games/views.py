@@ -1,0 +1,214 @@
+"""Game pages: thin views over `games.services` (writes) and `games.selectors` (reads)."""
+
+from __future__ import annotations
+
+import zoneinfo
+from typing import Any
+from uuid import UUID
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import selectors, services
+from games.display import board_display
+from games.errors import GameError, GameNotFound
+from games.forms import GameCreateForm, MoveForm
+
+
+def _viewer_tz(user: Any) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(user.profile.time_zone)
+    except (AttributeError, LookupError, ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def _game_or_404(game_id: UUID) -> Any:
+    try:
+        return selectors.game_get(game_id=game_id)
+    except GameNotFound as exc:
+        raise Http404(exc.message) from None
+
+
+def _log_rows(log: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
+    rows = []
+    round_number = 0
+    for entry in log:
+        if entry["kind"] == "deal":
+            round_number += 1
+            rows.append({"kind": "deal", "round": round_number, "text": entry["text"]})
+        else:
+            player = entry["player"]
+            rows.append(
+                {"kind": "move", "name": names.get(player, f"Seat {player}"), "move": entry["move"]}
+            )
+    return rows
+
+
+def _log_for(game: Any, names: dict[int, str]) -> list[dict[str, Any]]:
+    """The log rows; cached by game and ply, which is safe because the log is append-only."""
+    key = f"games:log-rows:{game.id}:{game.ply}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = _log_rows(selectors.game_log(game=game), names)
+        cache.set(key, rows, timeout=3600)
+    return rows
+
+
+def _viewer_tz_for(request: HttpRequest, game: Any) -> zoneinfo.ZoneInfo:
+    # A seated viewer's profile came with the game's seats: no query for it.
+    for seat in game.seats.all():
+        if seat.user is not None and seat.user.pk == request.user.pk:
+            return _viewer_tz(seat.user)
+    return _viewer_tz(request.user)
+
+
+def _board_context(request: HttpRequest, game: Any) -> dict[str, Any]:
+    view = selectors.game_view(game=game, viewer=request.user)
+    board = board_display(view) if view["state"] else None
+    names = {p["position"]: p["display_name"] or p["username"] for p in view["players"]}
+    boards = board["boards"] if board else []
+    to_move = set(view["to_move"])
+    result_rows = []
+    if view["result"]:
+        for standing in sorted(view["result"]["standings"], key=lambda s: s["place"]):
+            result_rows.append({**standing, "name": names[standing["position"]]})
+    viewer_seat = next((p for p in view["players"] if p["is_viewer"]), None)
+    return {
+        "game": view,
+        "board": board,
+        "viewer_board": next((b for b in boards if b["is_viewer"]), None),
+        "viewer_seat": viewer_seat,
+        "to_move_players": [b for b in boards if b["position"] in to_move],
+        "log": _log_for(game, names) if board else [],
+        "result_rows": result_rows,
+        "viewer_tz": _viewer_tz_for(request, game),
+        "has_open_seat": any(p["is_open"] for p in view["players"]),
+        "is_creator": view["created_by"] == request.user.get_username(),
+        "page_url": reverse("games:detail", args=[view["id"]]),
+        "board_url": reverse("games:board", args=[view["id"]]),
+        "api_move_url": reverse("games_api:moves", args=[view["id"]]),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_detail(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """The board. POST is the no-JavaScript move form: one legal move in notation."""
+    if request.method == "POST":
+        form = MoveForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, "Choose a move from the list.")
+        else:
+            try:
+                services.move_submit(
+                    game_id=game_id,
+                    user=request.user,
+                    move=form.cleaned_data["move"],
+                    expected_ply=form.cleaned_data["expected_ply"],
+                )
+            except GameNotFound as exc:
+                raise Http404(exc.message) from None
+            except GameError as exc:
+                messages.error(request, f"Your move was not played: {exc.message}")
+            else:
+                messages.success(request, f"You played {form.cleaned_data['move']}.")
+        return redirect("games:detail", game_id=game_id)
+    game = _game_or_404(game_id)
+    return render(request, "games/detail.html", _board_context(request, game))
+
+
+@login_required
+@require_GET
+def game_board(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """The board partial the page's script swaps in; 204 when `?since=<ply>` is still current."""
+    game = _game_or_404(game_id)
+    since = request.GET.get("since")
+    if since is not None and since == str(game.ply):
+        return HttpResponse(status=204)
+    return render(request, "games/_board.html", _board_context(request, game))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    form = GameCreateForm(request.POST or None, creator=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.game_create(
+                creator=request.user,
+                num_players=data["num_players"],
+                variant=data["variant"],
+                days_per_move=data["days_per_move"],
+                seats=[services.SeatSpec(**seat) for seat in data["seats"]],
+            )
+        except GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "Your game was created.")
+            return redirect("games:detail", game_id=game.id)
+    return render(request, "games/new.html", {"form": form})
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    games = selectors.open_games_for_lobby(user=request.user)
+    return render(request, "games/lobby.html", {"games": games})
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    context = {
+        "groups": selectors.games_for_user(user=request.user),
+        "invitations": selectors.invitations_for_user(user=request.user),
+        "viewer_tz": _viewer_tz(request.user),
+    }
+    return render(request, "games/my_games.html", context)
+
+
+def _post_action(request: HttpRequest, action: Any, success: str, **kwargs: Any) -> Any:
+    try:
+        game = action(user=request.user, **kwargs)
+    except GameNotFound as exc:
+        raise Http404(exc.message) from None
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return None
+    messages.success(request, success)
+    return game
+
+
+@login_required
+@require_POST
+def game_join(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    game = _post_action(request, services.game_join, "You joined the game.", game_id=game_id)
+    if game is None:
+        return redirect("games:lobby")
+    return redirect("games:detail", game_id=game.id)
+
+
+@login_required
+@require_POST
+def invitation_respond(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    accept = request.POST.get("accept") == "1"
+    success = "You accepted the invitation." if accept else "You declined the invitation."
+    game = _post_action(
+        request, services.invitation_respond, success, game_id=game_id, accept=accept
+    )
+    if game is not None and accept:
+        return redirect("games:detail", game_id=game.id)
+    return redirect("games:my_games")
+
+
+@login_required
+@require_POST
+def game_cancel(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    _post_action(request, services.game_cancel, "The game was cancelled.", game_id=game_id)
+    return redirect("games:my_games")

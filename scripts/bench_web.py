@@ -1,0 +1,417 @@
+"""Web-layer benchmark: gunicorn on PostgreSQL, measured from a loopback load generator.
+
+    python scripts/bench_web.py            # or: make bench-web
+
+Creates (if needed) and migrates a dedicated database (`azul_bench`, or BENCH_DATABASE_URL),
+seeds players and games through the services, starts gunicorn with DEBUG off, then measures
+requests per second and p50/p95 latency, each with CONCURRENCY client threads, for:
+
+- the trivial view (`/healthz`, one `SELECT 1`): the baseline,
+- the board page of a long game (session login),
+- the game detail API of the same game (token auth),
+- move submission: each client thread is a pair of players with their own games, posting legal
+  moves with the right `expected_ply` (token auth) and starting its next game when one ends.
+
+Targets: board page and move submission cost at most 4x the trivial view (by p50 latency);
+move submission p95 under 50 ms with 8 concurrent players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench"
+SECRET = "bench-only-secret-key-not-for-production-0123456789abcdef"
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url,
+        DEBUG="0",
+        SECRET_KEY=SECRET,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_COOKIES="0",
+        SECURE_HSTS_SECONDS="0",
+        CONN_MAX_AGE="60",
+        LOG_LEVEL="WARNING",
+        EMAIL_URL="dummymail://",
+        API_THROTTLE_USER="10000000/minute",
+        API_THROTTLE_ANON="10000000/minute",
+        CELERY_TASK_ALWAYS_EAGER="1",
+        REDIS_URL="",
+        CELERY_BROKER_URL="",
+    )
+    return env
+
+
+def ensure_database(database_url: str) -> None:
+    import psycopg
+
+    parsed = urlparse(database_url)
+    name = parsed.path.lstrip("/")
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+# -- seeding (in this process, through the services) ---------------------------------------------
+
+
+@dataclass
+class Seed:
+    long_game: str
+    long_ply: int
+    session_cookie: str
+    watcher_token: str
+    # Per client thread: {username: token} and the ids of that pair's games.
+    pairs: list[tuple[dict[str, str], list[str]]] = field(default_factory=list)
+
+
+def seed(concurrency: int, games_per_pair: int, long_moves: int) -> Seed:
+    import django
+
+    django.setup()
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from rest_framework.authtoken.models import Token
+
+    from games import engine, selectors, services
+    from games.models import Game
+
+    User = get_user_model()
+    Game.objects.all().delete()
+
+    def user(name: str):
+        u, _ = User.objects.get_or_create(username=name, defaults={"email": f"{name}@bench.test"})
+        EmailAddress.objects.get_or_create(
+            user=u, email=u.email, defaults={"primary": True, "verified": True}
+        )
+        u.profile.notify_turn = u.profile.notify_reminder = u.profile.notify_game_end = False
+        u.profile.save()
+        return u
+
+    def start(a, b) -> Game:
+        game = services.game_create(
+            creator=a,
+            num_players=2,
+            variant="colored",
+            days_per_move=3,
+            seats=[services.SeatSpec(kind="invite", username=b.username)],
+        )
+        services.invitation_respond(game_id=game.id, user=b, accept=True)
+        return selectors.game_get(game_id=game.id)
+
+    rng = random.Random(1)
+    watcher = user("bench_watcher")
+    a, b = user("bench_long_a"), user("bench_long_b")
+    long_game = start(a, b)
+    by_seat = {s.position: s.user for s in long_game.seats.all()}
+    for _ in range(long_moves):
+        game = selectors.game_get(game_id=long_game.id)
+        state = engine.State.from_dict(game.state)
+        if game.status != Game.Status.ACTIVE or not state.to_move:
+            break
+        position = state.to_move[0]
+        move = str(engine.random_move(state, rng, position))
+        services.move_submit(
+            game_id=game.id, user=by_seat[position], move=move, expected_ply=game.ply
+        )
+    long_game = selectors.game_get(game_id=long_game.id)
+
+    session = SessionStore()
+    session["_auth_user_id"] = str(watcher.pk)
+    session["_auth_user_backend"] = "allauth.account.auth_backends.AuthenticationBackend"
+    session["_auth_user_hash"] = watcher.get_session_auth_hash()
+    session.create()
+
+    def token(u) -> str:
+        return Token.objects.get_or_create(user=u)[0].key
+
+    result = Seed(
+        long_game=str(long_game.id),
+        long_ply=long_game.ply,
+        session_cookie=session.session_key,
+        watcher_token=token(watcher),
+    )
+    for i in range(concurrency):
+        p, q = user(f"bench_p{i}a"), user(f"bench_p{i}b")
+        games = [str(start(p, q).id) for _ in range(games_per_pair)]
+        result.pairs.append(({p.username: token(p), q.username: token(q)}, games))
+    return result
+
+
+# -- load generation -------------------------------------------------------------------------
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection, reopened when the server closes it."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn: http.client.HTTPConnection | None = None
+
+    def request(
+        self, method: str, path: str, headers: dict[str, str], body: bytes | None = None
+    ) -> tuple[int, bytes, float]:
+        for attempt in (1, 2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            started = time.perf_counter()
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                response = self.conn.getresponse()
+                data = response.read()
+            except (http.client.HTTPException, ConnectionError, OSError):
+                self.conn.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+                continue
+            elapsed = time.perf_counter() - started
+            if response.getheader("Connection", "").lower() == "close":
+                self.conn.close()
+                self.conn = None
+            return response.status, data, elapsed
+        raise RuntimeError("unreachable")
+
+
+@dataclass
+class Result:
+    name: str
+    latencies: list[float]
+    wall: float
+    errors: int
+
+    @property
+    def rps(self) -> float:
+        return len(self.latencies) / self.wall if self.wall else 0.0
+
+    def pct(self, q: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
+
+
+def run_get(name, port, path, headers, concurrency, seconds, max_requests) -> Result:
+    latencies: list[float] = []
+    errors = [0]
+    lock = threading.Lock()
+    deadline = time.perf_counter() + seconds
+    budget = [max_requests]
+
+    def worker() -> None:
+        client = Client(port)
+        while time.perf_counter() < deadline:
+            with lock:
+                if budget[0] <= 0:
+                    return
+                budget[0] -= 1
+            status, _, elapsed = client.request("GET", path, headers)
+            with lock:
+                if status == 200:
+                    latencies.append(elapsed)
+                else:
+                    errors[0] += 1
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return Result(name, latencies, time.perf_counter() - started, errors[0])
+
+
+def run_moves(port, pairs, concurrency, seconds, max_requests) -> Result:
+    from games import engine
+
+    latencies: list[float] = []
+    errors = [0]
+    lock = threading.Lock()
+    deadline = time.perf_counter() + seconds
+    budget = [max_requests]
+
+    def worker(index: int) -> None:
+        tokens, games = pairs[index]
+        rng = random.Random(index)
+        client = Client(port)
+        for game_id in games:
+            status, data, _ = client.request(
+                "GET",
+                f"/api/games/{game_id}/",
+                {"Authorization": f"Token {next(iter(tokens.values()))}"},
+            )
+            view = json.loads(data)
+            seat_user = {p["position"]: p["username"] for p in view["players"]}
+            while view["status"] == "active":
+                if time.perf_counter() >= deadline:
+                    return
+                with lock:
+                    if budget[0] <= 0:
+                        return
+                    budget[0] -= 1
+                state = engine.State.from_dict(view["state"])
+                position = state.to_move[0]
+                move = str(engine.random_move(state, rng, position))
+                body = json.dumps({"move": move, "expected_ply": view["ply"]}).encode()
+                headers = {
+                    "Authorization": f"Token {tokens[seat_user[position]]}",
+                    "Content-Type": "application/json",
+                }
+                status, data, elapsed = client.request(
+                    "POST", f"/api/games/{game_id}/moves/", headers, body
+                )
+                if status != 201:
+                    with lock:
+                        errors[0] += 1
+                    print(f"  move refused ({status}): {data[:200]!r}", file=sys.stderr)
+                    return
+                with lock:
+                    latencies.append(elapsed)
+                view = json.loads(data)
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return Result("move submission (POST)", latencies, time.perf_counter() - started, errors[0])
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(port: int, timeout: float = 30) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            status, _, _ = Client(port).request("GET", "/healthz", {})
+            if status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("gunicorn did not answer /healthz in time")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=8.0, help="per scenario")
+    parser.add_argument("--max-requests", type=int, default=4000, help="per scenario")
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2, help="gthread threads per worker")
+    parser.add_argument("--long-moves", type=int, default=120)
+    args = parser.parse_args()
+
+    database_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
+    env = server_env(database_url)
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
+    ensure_database(database_url)
+    python = sys.executable
+    subprocess.run(
+        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    subprocess.run(
+        [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    print(f"Seeding {database_url} ...", flush=True)
+    data = seed(args.concurrency, games_per_pair=8, long_moves=args.long_moves)
+
+    port = free_port()
+    gunicorn = Path(python).with_name("gunicorn")
+    server = subprocess.Popen(
+        [
+            str(gunicorn),
+            "azul_site.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(args.workers),
+            "--worker-class",
+            "gthread",
+            "--threads",
+            str(args.threads),
+            "--keep-alive",
+            "30",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        wait_for(port)
+        board = f"/games/{data.long_game}/"
+        session = {"Cookie": f"sessionid={data.session_cookie}"}
+        token = {"Authorization": f"Token {data.watcher_token}"}
+        # Warm every worker's imports, templates and connections before measuring.
+        run_get("warm", port, board, session, args.concurrency, 2, 200)
+        run_get("warm", port, f"/api/games/{data.long_game}/", token, args.concurrency, 2, 200)
+        common = (args.concurrency, args.seconds, args.max_requests)
+        results = [
+            run_get("trivial view (/healthz)", port, "/healthz", {}, *common),
+            run_get(f"board page ({data.long_ply} log entries)", port, board, session, *common),
+            run_get("game detail API (GET)", port, f"/api/games/{data.long_game}/", token, *common),
+            run_moves(port, data.pairs, *common),
+        ]
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+    base = results[0].pct(0.5) or 1e-9
+    print(
+        f"\ngunicorn gthread {args.workers}x{args.threads}, {args.concurrency} concurrent clients,"
+        f" {os.cpu_count()} CPUs, PostgreSQL, DEBUG=0\n"
+    )
+    header = f"{'scenario':<36} {'requests':>8} {'errors':>6} {'req/s':>8} {'p50 ms':>8}"
+    header += f" {'p95 ms':>8} {'x trivial':>9}"
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        print(
+            f"{r.name:<36} {len(r.latencies):>8} {r.errors:>6} {r.rps:>8.0f} {r.pct(0.5):>8.1f}"
+            f" {r.pct(0.95):>8.1f} {r.pct(0.5) / base:>9.1f}"
+        )
+    board_r, moves_r = results[1], results[3]
+    print()
+    print(
+        f"board page p50 {board_r.pct(0.5) / base:.1f}x trivial (target <= 4x): "
+        f"{'ok' if board_r.pct(0.5) <= 4 * base else 'MISSED'}"
+    )
+    print(
+        f"move submission p50 {moves_r.pct(0.5) / base:.1f}x trivial (target <= 4x): "
+        f"{'ok' if moves_r.pct(0.5) <= 4 * base else 'MISSED'}"
+    )
+    print(
+        f"move submission p95 {moves_r.pct(0.95):.1f} ms (target < 50 ms): "
+        f"{'ok' if moves_r.pct(0.95) < 50 else 'MISSED'}"
+    )
+
+
+if __name__ == "__main__":
+    main()

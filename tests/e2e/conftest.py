@@ -1,0 +1,59 @@
+"""Real-browser tests: Playwright driving Debian's Chromium against pytest-django's live server.
+
+No browser can be downloaded here, so the session installs Debian's `chromium` when it is missing
+(as root), or skips with the reason.
+"""
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make between
+# browser steps are ordinary synchronous code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "e2e"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _chromium_path() -> str:
+    path = shutil.which("chromium")
+    if path:
+        return path
+    if os.geteuid() != 0:
+        pytest.skip("Debian's chromium is not installed and installing it needs root")
+    install = "apt-get update -qq && apt-get install -y -qq chromium"
+    result = subprocess.run(["sh", "-c", install], capture_output=True, text=True, timeout=600)
+    path = shutil.which("chromium")
+    if result.returncode != 0 or not path:
+        pytest.skip(f"could not install chromium: {result.stderr.strip()[-300:]}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = _chromium_path()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

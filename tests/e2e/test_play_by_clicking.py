@@ -1,0 +1,113 @@
+"""Two players sign up, verify their email, start a game by invitation and play the first round
+by clicking tiles and pattern lines, the way people play it."""
+
+import json
+import re
+
+import pytest
+
+from tests.conftest import PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/accounts/confirm-email/[^/\s]+/)")
+
+
+def sign_up_and_log_in(browser, base: str, mailoutbox, username: str):
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(base + "/accounts/signup/")
+    page.fill("[name=username]", username)
+    page.fill("[name=email]", f"{username}@example.com")
+    page.fill("[name=password1]", PASSWORD)
+    page.fill("[name=password2]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url("**/confirm-email/")
+    mail = next(m for m in mailoutbox if m.to == [f"{username}@example.com"])
+    page.goto(base + CONFIRM_LINK.search(mail.body).group(1))
+    page.click("main form button[type=submit]")
+    page.goto(base + "/accounts/login/")
+    page.fill("[name=login]", username)
+    page.fill("[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(base + "/")
+    assert page.locator(f"nav >> text={username}").count() == 1
+    return page
+
+
+def legal_moves(page) -> list[str]:
+    return json.loads(page.locator("#legal-moves").text_content())
+
+
+def play_one_move_by_clicking(page, turn: int) -> None:
+    game = page.locator("#game")
+    ply = game.get_attribute("data-ply")
+    moves = [m for m in legal_moves(page) if not m.startswith("wall")]
+    # Prefer pattern lines over the floor, and vary the choice a little from turn to turn.
+    lines = [m for m in moves if not m.endswith("floor")] or moves
+    source, color, dest = lines[turn % len(lines)].split()
+
+    page.click(f'button.take[data-source="{source}"][data-color="{color}"]')
+    assert "Picked" in page.locator(".pick-hint").text_content()
+    enabled = page.locator("button.dest:not([disabled])")
+    allowed = {enabled.nth(i).get_attribute("data-dest") for i in range(enabled.count())}
+    expected = {m.split()[2] for m in moves if m.split()[:2] == [source, color]}
+    assert allowed == expected  # illegal destinations cannot be chosen
+    page.click(f'button.dest[data-dest="{dest}"]')
+    page.wait_for_function(
+        f"document.getElementById('game') && document.getElementById('game').dataset.ply !== "
+        f"'{ply}'"
+    )
+    assert f"{source} {color} {dest}" in page.locator(".move-log").text_content()
+
+
+def test_two_players_sign_up_and_play_the_first_round(browser, live_server, mailoutbox, artifacts):
+    base = live_server.url
+    alice = sign_up_and_log_in(browser, base, mailoutbox, "alice")
+    bob = sign_up_and_log_in(browser, base, mailoutbox, "bob")
+
+    alice.goto(base + "/games/new/")
+    alice.select_option("[name=num_players]", "2")
+    alice.fill("[name=seat2_username]", "bob")
+    alice.click("#new-game-form button[type=submit]")
+    alice.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}/$"))
+    game_url = alice.url
+    assert "Waiting for players" in alice.content()
+
+    bob.goto(base + "/games/")
+    bob.click(".invitations button:has-text('Accept')")
+    bob.wait_for_url(game_url)
+    alice.goto(game_url)
+    alice.screenshot(path=str(artifacts / "01-round-1-start.png"), full_page=True)
+
+    pages = {"alice": alice, "bob": bob}
+    bob.goto(game_url)
+    for turn in range(60):
+        if "Round 2 dealt" in alice.locator(".move-log").text_content():
+            break
+        movers = [p for p in pages.values() if p.locator("#game.can-move").count()]
+        assert len(movers) == 1, "exactly one player may take tiles"
+        mover = movers[0]
+        assert mover.locator(".text-move-form").count() == 1
+        idle = next(p for p in pages.values() if p is not mover)
+        assert idle.locator("button.take").count() == 0
+        if turn == 1:
+            mover.screenshot(path=str(artifacts / "02-before-move.png"), full_page=True)
+        play_one_move_by_clicking(mover, turn)
+        # The mover's board was swapped in place; the other player loads the page afresh.
+        idle.goto(game_url)
+    else:
+        pytest.fail("the first round did not end")
+
+    game = alice.locator("#game")
+    assert game.get_attribute("data-phase") == "take"
+    assert "Round 2" in alice.locator(".game-status").text_content()
+    alice.screenshot(path=str(artifacts / "03-round-2.png"), full_page=True)
+    # The stale page path: a move sent with an old ply is refused with a clear message.
+    mover = next(p for p in pages.values() if p.locator("#game.can-move").count())
+    mover.evaluate("document.getElementById('game').dataset.ply = '1'")
+    source, color, dest = legal_moves(mover)[0].split()
+    mover.click(f'button.take[data-source="{source}"][data-color="{color}"]')
+    mover.click(f'button.dest[data-dest="{dest}"]')
+    mover.wait_for_selector(".move-error:has-text('Someone moved first')")
+    mover.screenshot(path=str(artifacts / "04-stale-move.png"), full_page=True)

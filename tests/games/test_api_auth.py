@@ -1,0 +1,41 @@
+"""The game API with API tokens, and without credentials."""
+
+from rest_framework.test import APIClient
+
+from accounts.services import token_create
+from tests.games.conftest import games_url, player_to_move, snapshot
+
+
+def test_a_token_client_plays_a_move(active_game, alice, bob):
+    mover = alice if player_to_move(active_game) == "alice" else bob
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=mover).key}")
+    legal = client.get(games_url(active_game["id"], "legal-moves")).json()
+    response = client.post(
+        games_url(active_game["id"], "moves"),
+        {"move": legal["legal_moves"][0], "expected_ply": legal["ply"]},
+        format="json",
+    )
+    assert response.status_code == 201
+    assert response.json()["ply"] > active_game["ply"]
+
+
+def test_a_bad_token_is_401_and_changes_nothing(active_game):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    before = snapshot(active_game["id"])
+    response = client.post(
+        games_url(active_game["id"], "moves"),
+        {"move": "F1 blue 1", "expected_ply": active_game["ply"]},
+        format="json",
+    )
+    assert response.status_code == 401
+    assert response.json()["detail"] == "Invalid token."
+    assert snapshot(active_game["id"]) == before
+
+
+def test_anonymous_reads_are_refused(active_game):
+    for url in (games_url(), games_url(active_game["id"]), games_url(active_game["id"], "log")):
+        response = APIClient().get(url)
+        assert response.status_code == 401, url
+        assert "credentials were not provided" in response.json()["detail"]

@@ -1,0 +1,84 @@
+"""Simultaneous submissions of the same turn: exactly one is accepted, the log stays whole."""
+
+import threading
+
+import pytest
+from django.db import connections
+from rest_framework.test import APIClient
+
+from games.models import Game, LogEntry
+from tests.games.conftest import games_url, player_to_move
+
+THREADS = 8
+
+
+@pytest.mark.django_db(transaction=True)
+def test_many_simultaneous_submissions_of_one_turn(active_game, alice, bob):
+    game = active_game
+    mover = alice if player_to_move(game) == "alice" else bob
+    first = APIClient()
+    first.force_authenticate(mover)
+    legal = first.get(games_url(game["id"], "legal-moves")).json()["legal_moves"]
+    barrier = threading.Barrier(THREADS)
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def submit(index: int) -> None:
+        client = APIClient()
+        client.force_authenticate(mover)
+        try:
+            barrier.wait(timeout=10)
+            response = client.post(
+                games_url(game["id"], "moves"),
+                # Different legal moves, all for the same ply.
+                {"move": legal[index % len(legal)], "expected_ply": game["ply"]},
+                format="json",
+            )
+            with lock:
+                statuses.append(response.status_code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert sorted(statuses).count(201) == 1, statuses
+    assert all(s in (201, 409, 403) for s in statuses), statuses
+    row = Game.objects.get(pk=game["id"])
+    numbers = list(
+        LogEntry.objects.filter(game=row).order_by("number").values_list("number", flat=True)
+    )
+    assert numbers == list(range(row.ply))
+    assert row.ply in (game["ply"] + 1, game["ply"] + 2)  # the move, and a deal if one was due
+
+
+def test_the_unique_log_number_is_a_backstop_when_the_lock_is_bypassed(
+    active_game, alice, bob, monkeypatch
+):
+    """If two writers ever passed the ply check together, the second insert fails cleanly."""
+    from games import services
+    from games.errors import StaleMove
+
+    game = Game.objects.get(pk=active_game["id"])
+    mover = alice if player_to_move(active_game) == "alice" else bob
+    stale_copy = Game.objects.get(pk=game.pk)
+    legal = active_game["legal_moves"] or legal_moves_of(mover, game)
+    services.move_submit(game_id=game.pk, user=mover, move=legal[0], expected_ply=game.ply)
+
+    monkeypatch.setattr(services, "_lock_game", lambda game_id: stale_copy)
+    with pytest.raises(StaleMove) as caught:
+        services.move_submit(game_id=game.pk, user=mover, move=legal[0], expected_ply=game.ply)
+    assert caught.value.current_ply == Game.objects.get(pk=game.pk).ply
+    numbers = list(
+        LogEntry.objects.filter(game=game).order_by("number").values_list("number", flat=True)
+    )
+    assert numbers == list(range(len(numbers)))
+
+
+def legal_moves_of(user, game) -> list[str]:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client.get(games_url(game.pk, "legal-moves")).json()["legal_moves"]

@@ -1,0 +1,125 @@
+"""Query budgets: reads cost a fixed number of queries, however long the game or the list."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import engine, selectors, services
+from games.models import Game
+from tests.games.conftest import games_url
+
+DETAIL_BUDGET = 3  # measured: 2 (the game with its creator; the seats with users and profiles)
+LIST_BUDGET = 5  # measured: 4 (current games + seats, finished games + seats)
+
+
+def start_game(alice, bob) -> Game:
+    game = services.game_create(
+        creator=alice,
+        num_players=2,
+        variant="colored",
+        days_per_move=3,
+        seats=[services.SeatSpec(kind="invite", username=bob.username)],
+    )
+    return services.invitation_respond(game_id=game.id, user=bob, accept=True)
+
+
+def play_moves(game: Game, users: dict[int, object], count: int) -> Game:
+    for _ in range(count):
+        game.refresh_from_db()
+        state = engine.State.from_dict(game.state)
+        player = state.to_move[0]
+        move = str(engine.legal_moves(state, player)[0])
+        game = services.move_submit(
+            game_id=game.id, user=users[player], move=move, expected_ply=game.ply
+        )
+    return game
+
+
+def count(func) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        func()
+    return len(ctx.captured_queries)
+
+
+def test_game_detail_costs_the_same_for_a_short_and_a_long_log(
+    alice, bob, api_client_for, django_assert_max_num_queries
+):
+    short = start_game(alice, bob)
+    long = start_game(alice, bob)
+    long = play_moves(long, {0: alice, 1: bob}, 40)
+    assert long.ply > 40 > short.ply
+    client = api_client_for(alice)
+    counts = {}
+    for game in (short, long):
+        for url in (games_url(game.id), games_url(game.id, "legal-moves")):
+            with django_assert_max_num_queries(DETAIL_BUDGET):
+                counts[(game.ply, url[-12:])] = count(lambda url=url: client.get(url))
+    short_counts = [n for (ply, _), n in counts.items() if ply == short.ply]
+    long_counts = [n for (ply, _), n in counts.items() if ply == long.ply]
+    assert short_counts == long_counts, counts
+    # The log costs one query more than the game: its entries, in one go.
+    assert count(lambda: client.get(games_url(long.id, "log"))) == count(
+        lambda: client.get(games_url(short.id, "log"))
+    )
+
+
+@pytest.mark.parametrize("viewer", ["player", "watcher"])
+def test_game_view_selector_makes_no_queries(alice, bob, carol, viewer):
+    game = play_moves(start_game(alice, bob), {0: alice, 1: bob}, 10)
+    loaded = selectors.game_get(game_id=game.id)
+    with CaptureQueriesContext(connection) as ctx:
+        selectors.game_view(game=loaded, viewer=alice if viewer == "player" else carol)
+    assert len(ctx.captured_queries) == 0
+
+
+def make_games(alice, bob, carol, n: int) -> None:
+    for _ in range(n):
+        start_game(alice, bob)
+        services.game_create(
+            creator=bob,
+            num_players=3,
+            variant="gray",
+            days_per_move=1,
+            seats=[services.SeatSpec(kind="open"), services.SeatSpec(kind="computer")],
+        )
+        services.game_create(
+            creator=carol,
+            num_players=2,
+            variant="colored",
+            days_per_move=7,
+            seats=[services.SeatSpec(kind="invite", username="alice")],
+        )
+        game = start_game(alice, carol)
+        game.status = Game.Status.FINISHED  # enough for listing
+        game.save()
+
+
+def measure_lists(alice, client) -> dict[str, int]:
+    return {
+        "api": count(lambda: client.get(games_url())),
+        "games_for_user": count(lambda: selectors.games_for_user(user=alice)),
+        "lobby": count(lambda: selectors.open_games_for_lobby(user=alice)),
+        "invitations": count(lambda: selectors.invitations_for_user(user=alice)),
+    }
+
+
+def test_game_lists_cost_the_same_for_one_and_five_games(
+    alice, bob, carol, api_client_for, django_assert_max_num_queries
+):
+    client = api_client_for(alice)
+    make_games(alice, bob, carol, 1)
+    one = measure_lists(alice, client)
+    make_games(alice, bob, carol, 4)
+    five = measure_lists(alice, client)
+    assert (
+        len(selectors.games_for_user(user=alice)["waiting"])
+        + len(selectors.games_for_user(user=alice)["my_turn"])
+        == 5
+    )
+    assert len(selectors.open_games_for_lobby(user=alice)) == 5
+    assert len(selectors.invitations_for_user(user=alice)) == 5
+    assert one == five, (one, five)
+    with django_assert_max_num_queries(LIST_BUDGET):
+        client.get(games_url())
+    assert five["games_for_user"] <= 4
+    assert five["lobby"] <= 2 and five["invitations"] <= 2

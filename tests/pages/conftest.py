@@ -1,0 +1,57 @@
+"""Games for the page tests, made through the services the way players make them."""
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from games import engine, selectors, services
+from games.models import Game
+
+
+def to_move_user(game: Game):
+    """The user whose turn it is (the first listed when several tile at once)."""
+    game = selectors.game_get(game_id=game.id)
+    position = engine.State.from_dict(game.state).to_move[0]
+    return next(s.user for s in game.seats.all() if s.position == position)
+
+
+def waiting_user(game: Game):
+    """A player of the game whose turn it is not."""
+    game = selectors.game_get(game_id=game.id)
+    to_move = set(engine.State.from_dict(game.state).to_move)
+    return next(s.user for s in game.seats.all() if s.position not in to_move)
+
+
+def play_moves(game: Game, count: int, seed: int = 7) -> Game:
+    """Play `count` legal moves for whoever is to move; returns the game as it is then."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        game = selectors.game_get(game_id=game.id)
+        if game.status != Game.Status.ACTIVE:
+            break
+        state = engine.State.from_dict(game.state)
+        position = state.to_move[0]
+        user = next(s.user for s in game.seats.all() if s.position == position)
+        move = str(engine.random_move(state, rng, position))
+        services.move_submit(game_id=game.id, user=user, move=move, expected_ply=game.ply)
+    return selectors.game_get(game_id=game.id)
+
+
+@pytest.fixture
+def start_game(db) -> Callable[..., Game]:
+    """`start_game(alice, bob, variant="colored")`: a started game, invitations accepted."""
+
+    def start(creator, *others, variant: str = "colored", days_per_move: int = 3) -> Game:
+        game = services.game_create(
+            creator=creator,
+            num_players=1 + len(others),
+            variant=variant,
+            days_per_move=days_per_move,
+            seats=[services.SeatSpec(kind="invite", username=o.username) for o in others],
+        )
+        for other in others:
+            services.invitation_respond(game_id=game.id, user=other, accept=True)
+        return selectors.game_get(game_id=game.id)
+
+    return start
