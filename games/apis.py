@@ -2,6 +2,10 @@
 
 Errors come from `games.errors` and are rendered by `azul_site.api.api_exception_handler` as
 `{"detail": ..., "code": ...}` with the error's status.
+
+Responses are the plain dicts that `games.selectors` builds; the output serializers describe
+them for the OpenAPI schema (a test keeps the two in step) but are not run on each response:
+building DRF's field tree costs more than the rest of a move submission.
 """
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -25,6 +29,8 @@ from games.serializers import (
     StatusFilterSerializer,
 )
 
+LEGAL_MOVES_FIELDS = ("ply", "to_move", "viewer_seat", "legal_moves")
+
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="malformed or invalid input"),
     403: OpenApiResponse(ErrorSerializer, description="not your game, or not your turn"),
@@ -37,10 +43,9 @@ ERRORS = {
 class GameApiBase(APIView):
     parser_classes = [LimitedJSONParser]
 
-    def game_view_response(self, request: Request, game_id, code: int = 200) -> Response:
-        game = selectors.game_get(game_id=game_id)
-        view = selectors.game_view(game=game, viewer=request.user)
-        return Response(GameViewSerializer(view).data, status=code)
+    def game_view_response(self, request: Request, game: Game, code: int = 200) -> Response:
+        """The game as `viewer` sees it; `game` comes with its seats (services and `game_get`)."""
+        return Response(selectors.game_view(game=game, viewer=request.user), status=code)
 
 
 class GameListApi(GameApiBase):
@@ -57,8 +62,7 @@ class GameListApi(GameApiBase):
         games = selectors.games_for_user(
             user=request.user, status=filters.validated_data.get("status")
         )
-        summaries = games["my_turn"] + games["waiting"] + games["finished"]
-        return Response(GameSummarySerializer(summaries, many=True).data)
+        return Response(games["my_turn"] + games["waiting"] + games["finished"])
 
     @extend_schema(
         summary="Create a game",
@@ -81,13 +85,13 @@ class GameListApi(GameApiBase):
                 for seat in values["seats"]
             ],
         )
-        return self.game_view_response(request, game.id, status.HTTP_201_CREATED)
+        return self.game_view_response(request, game, status.HTTP_201_CREATED)
 
 
 class GameDetailApi(GameApiBase):
     @extend_schema(summary="A game", responses={200: GameViewSerializer, 404: ERRORS[404]})
     def get(self, request: Request, game_id: str) -> Response:
-        return self.game_view_response(request, game_id)
+        return self.game_view_response(request, selectors.game_get(game_id=game_id))
 
 
 class GameLegalMovesApi(GameApiBase):
@@ -99,7 +103,7 @@ class GameLegalMovesApi(GameApiBase):
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id=game_id)
         view = selectors.game_view(game=game, viewer=request.user)
-        return Response(LegalMovesSerializer(view).data)
+        return Response({name: view[name] for name in LEGAL_MOVES_FIELDS})
 
 
 class GameLogApi(GameApiBase):
@@ -128,7 +132,7 @@ class GameMovesApi(GameApiBase):
             move=data.validated_data["move"],
             expected_ply=data.validated_data["expected_ply"],
         )
-        return self.game_view_response(request, game.id, status.HTTP_201_CREATED)
+        return self.game_view_response(request, game, status.HTTP_201_CREATED)
 
 
 class GameJoinApi(GameApiBase):
@@ -139,7 +143,7 @@ class GameJoinApi(GameApiBase):
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = services.game_join(game_id=game_id, user=request.user)
-        return self.game_view_response(request, game.id)
+        return self.game_view_response(request, game)
 
 
 class GameInvitationApi(GameApiBase):
@@ -155,7 +159,7 @@ class GameInvitationApi(GameApiBase):
         game = services.invitation_respond(
             game_id=game_id, user=request.user, accept=data.validated_data["accept"]
         )
-        return self.game_view_response(request, game.id)
+        return self.game_view_response(request, game)
 
 
 class GameCancelApi(GameApiBase):
@@ -166,4 +170,4 @@ class GameCancelApi(GameApiBase):
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = services.game_cancel(game_id=game_id, user=request.user)
-        return self.game_view_response(request, game.id)
+        return self.game_view_response(request, game)

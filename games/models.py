@@ -11,6 +11,40 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+
+class GameQuerySet(models.QuerySet):
+    def with_seats(self) -> "GameQuerySet":
+        """Games with their creator, and their seats in order with users and profiles (+1 query)."""
+        seats = models.Prefetch(
+            "seats", queryset=Seat.objects.select_related("user__profile").order_by("position")
+        )
+        return self.select_related("created_by").prefetch_related(seats)
+
+    def get_with_seats(self, pk: uuid.UUID, *, for_update: bool = False) -> "Game":
+        """One game with its creator and its seats, users and profiles, in a single query.
+
+        Every game has all its seats from creation, so reading from the seats' side finds the
+        game too; the board page, the game API and the move path each save a round trip to the
+        database. With ``for_update``, the game row (only) is locked until the transaction ends.
+        Raises ``Game.DoesNotExist``.
+        """
+        rows = Seat.objects.select_related("game__created_by", "user__profile").filter(game_id=pk)
+        if for_update:
+            rows = rows.select_for_update(of=("game",))
+        seats = list(rows.order_by("position"))
+        if not seats:
+            raise Game.DoesNotExist(f"no game {pk}")
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game
+        # Fill the cache `prefetch_related("seats")` would fill, so `game.seats.all()` is free.
+        prefetched = game.seats.get_queryset()
+        prefetched._result_cache = seats
+        prefetched._prefetch_done = True
+        game._prefetched_objects_cache = {"seats": prefetched}
+        return game
+
+
 DAYS_PER_MOVE_CHOICES = [(d, f"{d} day" if d == 1 else f"{d} days") for d in (1, 2, 3, 5, 7, 14)]
 
 
@@ -46,6 +80,8 @@ class Game(models.Model):
     turn_deadline = models.DateTimeField(null=True, blank=True)
     # Chosen at random when the game starts.
     first_player = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

@@ -11,7 +11,7 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from games import engine
 from games.errors import GameNotFound
@@ -21,25 +21,18 @@ FINISHED_LIMIT = 20
 LOBBY_LIMIT = 100
 
 
-def _seats_prefetch() -> Prefetch:
-    return Prefetch(
-        "seats",
-        queryset=Seat.objects.select_related("user__profile").order_by("position"),
-    )
-
-
 def _games() -> QuerySet[Game]:
-    return Game.objects.select_related("created_by").prefetch_related(_seats_prefetch())
+    return Game.objects.with_seats()
 
 
 def game_get(*, game_id: Any) -> Game:
-    """The game with its seats, their users and profiles (2 queries); GameNotFound otherwise."""
+    """The game with its seats, their users and profiles (1 query); GameNotFound otherwise."""
     try:
         pk = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
     except (ValueError, TypeError, AttributeError):
         raise GameNotFound() from None
     try:
-        return _games().get(pk=pk)
+        return Game.objects.get_with_seats(pk)
     except Game.DoesNotExist:
         raise GameNotFound() from None
 

@@ -102,6 +102,7 @@ class GameSummarySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    updated_at = serializers.DateTimeField()
     ply = serializers.IntegerField()
     round = serializers.IntegerField()
     turn_deadline = serializers.DateTimeField(allow_null=True)

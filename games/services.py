@@ -64,15 +64,17 @@ def _parse_id(game_id: Any) -> uuid.UUID:
 
 
 def _lock_game(game_id: Any) -> Game:
-    """The game row, locked until the end of the transaction."""
+    """The game row, locked until the end of the transaction, with its seats, users and profiles
+    (so that the caller can answer with the game as it is after the write, without reading it
+    again)."""
     try:
-        return Game.objects.select_for_update().get(pk=_parse_id(game_id))
+        return Game.objects.get_with_seats(_parse_id(game_id), for_update=True)
     except Game.DoesNotExist:
         raise GameNotFound() from None
 
 
 def _seats(game: Game) -> list[Seat]:
-    return list(Seat.objects.filter(game=game).order_by("position"))
+    return list(game.seats.all())
 
 
 def _seat_of(seats: list[Seat], user: AbstractBaseUser) -> Seat | None:
@@ -365,7 +367,9 @@ def _apply_move(game: Game, seats: list[Seat], position: int, move: str) -> Game
         # Someone new is to move: their clock starts now.
         game.turn_deadline = _deadline(game)
     game.state = new_state.to_dict()
-    game.save()
+    game.save(
+        update_fields=["state", "ply", "status", "finished_at", "turn_deadline", "updated_at"]
+    )
     if game.status == Game.Status.ACTIVE and _computer_to_move(seats, new_state):
         _enqueue_computer_move(game)
     return game

@@ -11,7 +11,9 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
@@ -49,22 +51,48 @@ def _log_rows(log: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str
     return rows
 
 
-def _log_for(game: Any, names: dict[int, str]) -> list[dict[str, Any]]:
-    """The log rows; cached by game and ply, which is safe because the log is append-only."""
-    key = f"games:log-rows:{game.id}:{game.ply}"
-    rows = cache.get(key)
-    if rows is None:
-        rows = _log_rows(selectors.game_log(game=game), names)
-        cache.set(key, rows, timeout=3600)
-    return rows
-
-
 def _viewer_tz_for(request: HttpRequest, game: Any) -> zoneinfo.ZoneInfo:
     # A seated viewer's profile came with the game's seats: no query for it.
     for seat in game.seats.all():
         if seat.user is not None and seat.user.pk == request.user.pk:
             return _viewer_tz(seat.user)
     return _viewer_tz(request.user)
+
+
+BOARD_CACHE_SECONDS = 600
+"""How long a rendered board may be reused. Its key holds everything the markup shows except
+players' display names, which may lag this long behind a change."""
+
+
+def _board_fragments(game: Any, context: dict[str, Any]) -> dict[str, str]:
+    """The board's markup that depends only on the game at this ply and on the viewer's seat.
+
+    Rendering the factories, boards and log is most of a board page's cost, while what they show
+    changes only when the log grows or the game's seats change (`updated_at`), so it is rendered
+    once per ply and seat and reused. Nothing personal goes in: no CSRF token (the move form is
+    rendered around it), no time zone, no time left.
+    """
+    view = context["game"]
+    key = ":".join(
+        (
+            "games:board-html",
+            str(game.id),
+            str(game.ply),
+            str(game.updated_at.timestamp()),
+            str(view["viewer_seat"]),
+        )
+    )
+    fragments = cache.get(key)
+    if fragments is None:
+        fragments = {
+            "board_main": render_to_string("games/_board_main.html", context),
+            "board_side": render_to_string(
+                "games/_board_side.html",
+                {**context, "log": _log_rows(selectors.game_log(game=game), context["names"])},
+            ),
+        }
+        cache.set(key, fragments, BOARD_CACHE_SECONDS)
+    return {name: mark_safe(html) for name, html in fragments.items()}
 
 
 def _board_context(request: HttpRequest, game: Any) -> dict[str, Any]:
@@ -78,13 +106,13 @@ def _board_context(request: HttpRequest, game: Any) -> dict[str, Any]:
         for standing in sorted(view["result"]["standings"], key=lambda s: s["place"]):
             result_rows.append({**standing, "name": names[standing["position"]]})
     viewer_seat = next((p for p in view["players"] if p["is_viewer"]), None)
-    return {
+    context = {
         "game": view,
         "board": board,
+        "names": names,
         "viewer_board": next((b for b in boards if b["is_viewer"]), None),
         "viewer_seat": viewer_seat,
         "to_move_players": [b for b in boards if b["position"] in to_move],
-        "log": _log_for(game, names) if board else [],
         "result_rows": result_rows,
         "viewer_tz": _viewer_tz_for(request, game),
         "has_open_seat": any(p["is_open"] for p in view["players"]),
@@ -93,6 +121,9 @@ def _board_context(request: HttpRequest, game: Any) -> dict[str, Any]:
         "board_url": reverse("games:board", args=[view["id"]]),
         "api_move_url": reverse("games_api:moves", args=[view["id"]]),
     }
+    if board:
+        context.update(_board_fragments(game, context))
+    return context
 
 
 @login_required

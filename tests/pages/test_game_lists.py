@@ -159,7 +159,7 @@ def test_invitation_accept_and_decline_buttons(alice, bob, carol, client_for):
     response = client_for(bob).post(invitation_url, {"accept": "1"}, follow=True)
 
     assert response.redirect_chain[-1][0] == reverse("games:detail", args=[game.id])
-    seats = {s.position: s for s in game.seats.all()}
+    seats = {s.position: s for s in Seat.objects.filter(game=game)}
     assert seats[1].invitation == "accepted"
     assert seats[2].user is None  # carol declined: the seat is open again
     assert invitation_url not in client_for(bob).get(reverse("games:my_games")).content.decode()
