@@ -118,10 +118,7 @@ def _result(state: engine.State) -> dict[str, Any]:
     }
 
 
-def legal_moves_for(*, game: Game, viewer: AbstractBaseUser | None) -> list[str]:
-    """The viewer's legal moves in notation; empty unless it is their turn in an active game."""
-    seat = _viewer_seat(game, viewer)
-    state = _state(game)
+def _legal_moves(game: Game, state: engine.State | None, seat: Seat | None) -> list[str]:
     if game.status != Game.Status.ACTIVE or seat is None or state is None:
         return []
     if seat.position not in state.to_move:
@@ -129,12 +126,16 @@ def legal_moves_for(*, game: Game, viewer: AbstractBaseUser | None) -> list[str]
     return [str(m) for m in engine.legal_moves(state, seat.position)]
 
 
-def game_view(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, Any]:
-    """Everything the board page and the game API show; no queries beyond `game_get`'s."""
-    state = _state(game)
-    seat = _viewer_seat(game, viewer)
+def legal_moves_for(*, game: Game, viewer: AbstractBaseUser | None) -> list[str]:
+    """The viewer's legal moves in notation; empty unless it is their turn in an active game."""
+    return _legal_moves(game, _state(game), _viewer_seat(game, viewer))
+
+
+def _overview(
+    game: Game, state: engine.State | None, seat: Seat | None, viewer: AbstractBaseUser | None
+) -> dict[str, Any]:
+    """What a game's row in a list and its full view both show."""
     to_move = state.to_move if state is not None and game.status == Game.Status.ACTIVE else []
-    legal = legal_moves_for(game=game, viewer=viewer)
     return {
         "id": game.id,
         "status": game.status,
@@ -147,12 +148,22 @@ def game_view(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, Any]:
         "finished_at": game.finished_at,
         "ply": game.ply,
         "turn_deadline": game.turn_deadline,
-        "first_player": game.first_player,
         "players": _players(game, state, viewer),
-        # Public information only: State.to_dict keeps the bag and lid as counts per colour.
-        "state": dict(game.state) if game.state else None,
         "to_move": to_move,
         "viewer_seat": seat.position if seat is not None else None,
+    }
+
+
+def game_view(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, Any]:
+    """Everything the board page and the game API show; no queries beyond `game_get`'s."""
+    state = _state(game)
+    seat = _viewer_seat(game, viewer)
+    legal = _legal_moves(game, state, seat)
+    return {
+        **_overview(game, state, seat, viewer),
+        "first_player": game.first_player,
+        # Public information only: State.to_dict keeps the bag and lid as counts per colour.
+        "state": dict(game.state) if game.state else None,
         "viewer_can_move": bool(legal),
         "legal_moves": legal,
         "result": _result(state) if state is not None and state.phase == "over" else None,
@@ -210,25 +221,12 @@ def game_summary(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, An
     """A game in a list: settings, players and whose turn it is (needs the seats prefetched)."""
     state = _state(game)
     seat = _viewer_seat(game, viewer)
-    to_move = state.to_move if state is not None and game.status == Game.Status.ACTIVE else []
+    overview = _overview(game, state, seat, viewer)
     return {
-        "id": game.id,
-        "status": game.status,
-        "variant": game.variant,
-        "num_players": game.num_players,
-        "days_per_move": game.days_per_move,
-        "created_by": game.created_by.get_username(),
-        "created_at": game.created_at,
-        "started_at": game.started_at,
-        "finished_at": game.finished_at,
+        **overview,
         "updated_at": game.updated_at,
-        "ply": game.ply,
         "round": state.round if state is not None else 0,
-        "turn_deadline": game.turn_deadline,
-        "players": _players(game, state, viewer),
-        "to_move": to_move,
-        "viewer_seat": seat.position if seat is not None else None,
-        "is_my_turn": seat is not None and seat.position in to_move,
+        "is_my_turn": seat is not None and seat.position in overview["to_move"],
         "open_seats": sum(1 for s in game.seats.all() if s.is_open),
     }
 

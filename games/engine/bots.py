@@ -36,6 +36,7 @@ from .rules import (
     _free_columns,
     _place,
     _take,
+    _wall_points,
     legal_moves,
 )
 from .state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, TILING_DONE, State
@@ -245,35 +246,6 @@ def _board_value(board, rounds: int) -> float:
     return value
 
 
-def _wall_points(filled: int, row: int, column: int) -> int:
-    """Points for a tile at (row, column) of a wall whose occupied cells are the bits of
-    ``filled`` (bit ``row * 5 + column``)."""
-    base = row * 5
-    horizontal = 1
-    x = column - 1
-    while x >= 0 and filled >> (base + x) & 1:
-        horizontal += 1
-        x -= 1
-    x = column + 1
-    while x < 5 and filled >> (base + x) & 1:
-        horizontal += 1
-        x += 1
-    vertical = 1
-    y = row - 1
-    while y >= 0 and filled >> (y * 5 + column) & 1:
-        vertical += 1
-        y -= 1
-    y = row + 1
-    while y < 5 and filled >> (y * 5 + column) & 1:
-        vertical += 1
-        y += 1
-    if horizontal == 1:
-        return vertical
-    if vertical == 1:
-        return horizontal
-    return horizontal + vertical
-
-
 class _View:
     """One board as a move-chooser sees it mid-round: complete pattern lines already tiled."""
 
@@ -283,10 +255,7 @@ class _View:
         self.board = board
         self.gray = gray
         wall = board.wall
-        filled = 0
-        for cell in range(25):
-            if wall[cell] >= 0:
-                filled |= 1 << cell
+        filled = board.filled
         rows = [_POPCOUNT[mask] for mask in board.row_mask]
         columns = [0] * 5
         for cell in range(25):

@@ -534,29 +534,37 @@ def _tile_line(state: State, board: Board, line: int, column: int) -> None:
 
 def _place_tile(board: Board, row: int, column: int, color: int) -> int:
     """Put a tile on the wall and return the points it scores (rulebook, "Scoring")."""
-    wall = board.wall
-    base = row * 5
-    wall[base + column] = color
+    cell = row * 5 + column
+    board.wall[cell] = color
+    board.filled |= 1 << cell
     board.row_mask[row] |= 1 << color
     board.col_mask[column] |= 1 << color
+    return _wall_points(board.filled, row, column)
+
+
+def _wall_points(filled: int, row: int, column: int) -> int:
+    """Points for the tile at (row, column) of a wall whose tiles are the bits of ``filled``
+    (bit ``row * 5 + column``): 1 when it has no neighbour, else the tiles linked to it
+    horizontally (if any) plus those linked vertically (if any), itself counted in each."""
+    base = row * 5
     horizontal = 1
     x = column - 1
-    while x >= 0 and wall[base + x] >= 0:
+    while x >= 0 and filled >> (base + x) & 1:
         horizontal += 1
         x -= 1
     x = column + 1
-    while x < 5 and wall[base + x] >= 0:
+    while x < 5 and filled >> (base + x) & 1:
         horizontal += 1
         x += 1
     vertical = 1
-    y = base - 5 + column
-    while y >= 0 and wall[y] >= 0:
+    y = row - 1
+    while y >= 0 and filled >> (y * 5 + column) & 1:
         vertical += 1
-        y -= 5
-    y = base + 5 + column
-    while y < 25 and wall[y] >= 0:
+        y -= 1
+    y = row + 1
+    while y < 5 and filled >> (y * 5 + column) & 1:
         vertical += 1
-        y += 5
+        y += 1
     if horizontal == 1:
         return vertical
     if vertical == 1:

@@ -49,6 +49,7 @@ class Board:
         "line_color",
         "line_count",
         "wall",
+        "filled",
         "row_mask",
         "col_mask",
         "floor",
@@ -60,6 +61,7 @@ class Board:
         self.line_color = [-1, -1, -1, -1, -1]
         self.line_count = [0, 0, 0, 0, 0]
         self.wall = [-1] * 25  # row * 5 + column -> colour or -1
+        self.filled = 0  # bit row * 5 + column set: that wall space holds a tile
         self.row_mask = [0, 0, 0, 0, 0]  # bit c set: colour c is on that wall row
         self.col_mask = [0, 0, 0, 0, 0]  # bit c set: colour c is in that wall column
         self.floor: list[int] = []
@@ -71,6 +73,7 @@ class Board:
         other.line_color = self.line_color[:]
         other.line_count = self.line_count[:]
         other.wall = self.wall[:]
+        other.filled = self.filled
         other.row_mask = self.row_mask[:]
         other.col_mask = self.col_mask[:]
         other.floor = self.floor[:]
@@ -385,6 +388,7 @@ def _board_from_dict(board: Board, raw: Any, what: str, gray: bool) -> None:
             if board.col_mask[col] >> c & 1:
                 raise ValueError(f"{what}: wall column {col + 1} has {name} twice")
             board.wall[r * 5 + col] = c
+            board.filled |= 1 << (r * 5 + col)
             board.row_mask[r] |= 1 << c
             board.col_mask[col] |= 1 << c
         line_color = board.line_color[r]
