@@ -92,28 +92,9 @@ class ResultSerializer(serializers.Serializer):
     standings = StandingSerializer(many=True)
 
 
-class GameSummarySerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=Game.Status.values)
-    variant = serializers.ChoiceField(choices=Game.Variant.values)
-    num_players = serializers.IntegerField()
-    days_per_move = serializers.IntegerField()
-    created_by = serializers.CharField()
-    created_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-    updated_at = serializers.DateTimeField()
-    ply = serializers.IntegerField()
-    round = serializers.IntegerField()
-    turn_deadline = serializers.DateTimeField(allow_null=True)
-    players = PlayerSerializer(many=True)
-    to_move = serializers.ListField(child=serializers.IntegerField())
-    viewer_seat = serializers.IntegerField(allow_null=True)
-    is_my_turn = serializers.BooleanField()
-    open_seats = serializers.IntegerField()
+class GameOverviewSerializer(serializers.Serializer):
+    """What a game's row in a list and its full view both show (`selectors._overview`)."""
 
-
-class GameViewSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=Game.Status.values)
     variant = serializers.ChoiceField(choices=Game.Variant.values)
@@ -127,14 +108,24 @@ class GameViewSerializer(serializers.Serializer):
         help_text="number of log entries so far; send it back as expected_ply"
     )
     turn_deadline = serializers.DateTimeField(allow_null=True)
-    first_player = serializers.IntegerField(allow_null=True)
     players = PlayerSerializer(many=True)
+    to_move = serializers.ListField(child=serializers.IntegerField())
+    viewer_seat = serializers.IntegerField(allow_null=True)
+
+
+class GameSummarySerializer(GameOverviewSerializer):
+    updated_at = serializers.DateTimeField()
+    round = serializers.IntegerField()
+    is_my_turn = serializers.BooleanField()
+    open_seats = serializers.IntegerField()
+
+
+class GameViewSerializer(GameOverviewSerializer):
+    first_player = serializers.IntegerField(allow_null=True)
     state = serializers.JSONField(
         allow_null=True,
         help_text="the public game state (engine State.to_dict); bag and lid are counts",
     )
-    to_move = serializers.ListField(child=serializers.IntegerField())
-    viewer_seat = serializers.IntegerField(allow_null=True)
     viewer_can_move = serializers.BooleanField()
     legal_moves = serializers.ListField(child=serializers.CharField())
     result = ResultSerializer(allow_null=True)
