@@ -11,8 +11,6 @@ about future draws exists before then, and no seed is stored anywhere.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
 import uuid
 import zlib
@@ -26,6 +24,7 @@ from django.utils import timezone
 
 from accounts.selectors import player_get
 from games import engine
+from games.engine.bots import choose_move
 from games.errors import (
     GameNotFound,
     IllegalMoveError,
@@ -413,40 +412,45 @@ def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply
 
 
 def _bot_move(game: Game, seat: Seat, state: engine.State) -> str:
-    rng_key = f"{game.id}:{game.ply}"
-    if seat.bot_level != Seat.BotLevel.RANDOM and importlib.util.find_spec("games.engine.bots"):
-        bots = importlib.import_module("games.engine.bots")
-        choose_move = getattr(bots, "choose_move", None)
-        if choose_move is not None:
-            seed = zlib.crc32(rng_key.encode())
-            return str(choose_move(state, seat.position, seat.bot_level, seed=seed))
-    # Seeded by game and ply so that a retried task picks the same move.
-    return str(engine.random_move(state, random.Random(rng_key), seat.position))
+    """The computer seat's move; seeded by game and ply, so a retried task picks the same one."""
+    seed = zlib.crc32(f"{game.id}:{game.ply}".encode())
+    return str(choose_move(state, seat.position, seat.bot_level, seed=seed))
+
+
+def _computer_seat_to_move(game: Game) -> tuple[Seat, engine.State] | None:
+    if game.status != Game.Status.ACTIVE:
+        return None
+    state = engine.State.from_dict(game.state)
+    to_move = set(state.to_move)
+    seat = next(
+        (s for s in game.seats.all() if s.kind == Seat.Kind.COMPUTER and s.position in to_move),
+        None,
+    )
+    return None if seat is None else (seat, state)
 
 
 def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
     """Play for the computer seat to move at `expected_ply`; does nothing if the world moved on.
 
-    Returns the game after the move, or None when there was nothing to do (a retry, or a task
-    that arrived after the game changed).
+    The computer thinks (up to its time cap) without holding the game's lock: its move depends
+    only on the position at `expected_ply`, and is applied under the lock only if the game is
+    still there. Returns the game after the move, or None when there was nothing to do (a
+    retry, or a task that arrived after the game changed).
     """
     try:
+        game = Game.objects.get_with_seats(_parse_id(game_id))
+    except (Game.DoesNotExist, GameNotFound):
+        return None
+    found = _computer_seat_to_move(game) if game.ply == expected_ply else None
+    if found is None:
+        return None
+    seat, state = found
+    move = _bot_move(game, seat, state)
+    try:
         with transaction.atomic():
-            try:
-                game = _lock_game(game_id)
-            except GameNotFound:
+            game = _lock_game(game_id)
+            if game.ply != expected_ply or _computer_seat_to_move(game) is None:
                 return None
-            if game.status != Game.Status.ACTIVE or game.ply != expected_ply:
-                return None
-            seats = _seats(game)
-            state = engine.State.from_dict(game.state)
-            to_move = set(state.to_move)
-            seat = next(
-                (s for s in seats if s.kind == Seat.Kind.COMPUTER and s.position in to_move),
-                None,
-            )
-            if seat is None:
-                return None
-            return _apply_move(game, seats, seat.position, _bot_move(game, seat, state))
+            return _apply_move(game, _seats(game), seat.position, move)
     except IntegrityError:
         return None

@@ -242,3 +242,25 @@ def test_computer_levels_play_legal_moves(
         with django_capture_on_commit_callbacks(execute=True):
             play_one(clients, game)
     call_command("check_game_logs", stdout=StringIO())
+
+
+def test_a_computer_task_delivered_twice_plays_one_move(
+    alice, create_game, django_capture_on_commit_callbacks
+):
+    """Celery may deliver a task twice (acks_late): the second run finds the ply moved on."""
+    from games import services
+
+    with django_capture_on_commit_callbacks(execute=False):
+        game = create_game(alice, [{"kind": "computer", "level": "greedy"}])
+        row = Game.objects.get(pk=game["id"])
+        if row.state["current"] == 0:  # alice starts: she moves, the computer's task waits
+            legal = selectors.legal_moves_for(game=selectors.game_get(game_id=row.id), viewer=alice)
+            services.move_submit(game_id=row.id, user=alice, move=legal[0], expected_ply=row.ply)
+    row = Game.objects.get(pk=game["id"])
+    ply = row.ply
+
+    assert services.computer_move_play(game_id=row.id, expected_ply=ply) is not None
+    assert services.computer_move_play(game_id=row.id, expected_ply=ply) is None
+
+    computer_moves = LogEntry.objects.filter(game=row, kind="move", player=1, number__gte=ply)
+    assert computer_moves.count() == 1
