@@ -3,13 +3,23 @@ from functools import cache
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as BaseUserManager
 from django.core.exceptions import ValidationError
 from django.db import models
+
+
+class UserManager(BaseUserManager):
+    def get_queryset(self) -> models.QuerySet:
+        # Pages show the signed-in player's display name and dates in their time zone: the
+        # profile comes with the user in the query that loads it for each request.
+        return super().get_queryset().select_related("profile")
 
 
 class User(AbstractUser):
     """The site's user. Kept as our own model from the start so that adding a field later does
     not mean swapping AUTH_USER_MODEL under live data; preferences live on `Profile`."""
+
+    objects = UserManager()
 
 
 @cache

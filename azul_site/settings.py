@@ -235,6 +235,10 @@ SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Games read by the board page and the API are cached (games/cache.py) only where every process
+# shares the cache: with Redis, or when set explicitly for a single-process server.
+GAME_CACHE_SECONDS = env.int("GAME_CACHE_SECONDS", default=60 if REDIS_URL else 0)
+
 # Sessions are read on every page: serve them from the cache, with the database behind it.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=not DEBUG)

@@ -6,10 +6,13 @@ pages need not replay; `manage.py check_game_logs` proves the cache agrees with 
 """
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+from games import cache as game_cache
 
 
 class GameQuerySet(models.QuerySet):
@@ -108,6 +111,10 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.id} ({self.num_players}p {self.variant}, {self.status})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        game_cache.forget(self.pk)
 
 
 class Seat(models.Model):

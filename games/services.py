@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.selectors import player_get
+from games import cache as game_cache
 from games import engine
 from games.engine.bots import choose_move
 from games.errors import (
@@ -67,9 +68,12 @@ def _lock_game(game_id: Any) -> Game:
     (so that the caller can answer with the game as it is after the write, without reading it
     again)."""
     try:
-        return Game.objects.get_with_seats(_parse_id(game_id), for_update=True)
+        game = Game.objects.get_with_seats(_parse_id(game_id), for_update=True)
     except Game.DoesNotExist:
         raise GameNotFound() from None
+    # Whatever this transaction does to the game, readers get it as it is at the commit.
+    game_cache.publish_on_commit(game)
+    return game
 
 
 def _seats(game: Game) -> list[Seat]:

@@ -51,14 +51,6 @@ def _log_rows(log: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str
     return rows
 
 
-def _viewer_tz_for(request: HttpRequest, game: Any) -> zoneinfo.ZoneInfo:
-    # A seated viewer's profile came with the game's seats: no query for it.
-    for seat in game.seats.all():
-        if seat.user is not None and seat.user.pk == request.user.pk:
-            return _viewer_tz(seat.user)
-    return _viewer_tz(request.user)
-
-
 BOARD_CACHE_SECONDS = 600
 """How long a rendered board may be reused. Its key holds everything the markup shows except
 players' display names, which may lag this long behind a change."""
@@ -114,7 +106,7 @@ def _board_context(request: HttpRequest, game: Any) -> dict[str, Any]:
         "viewer_seat": viewer_seat,
         "to_move_players": [b for b in boards if b["position"] in to_move],
         "result_rows": result_rows,
-        "viewer_tz": _viewer_tz_for(request, game),
+        "viewer_tz": _viewer_tz(request.user),
         "has_open_seat": any(p["is_open"] for p in view["players"]),
         "is_creator": view["created_by"] == request.user.get_username(),
         "page_url": reverse("games:detail", args=[view["id"]]),

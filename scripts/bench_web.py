@@ -36,10 +36,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench"
+# As in production, the cache (sessions, games, board markup, throttles) is Redis, shared by the
+# workers; a database of its own, emptied before each run.
+DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
 SECRET = "bench-only-secret-key-not-for-production-0123456789abcdef"
 
 
-def server_env(database_url: str) -> dict[str, str]:
+def server_env(database_url: str, redis_url: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         DATABASE_URL=database_url,
@@ -55,8 +58,8 @@ def server_env(database_url: str) -> dict[str, str]:
         API_THROTTLE_USER="10000000/minute",
         API_THROTTLE_ANON="10000000/minute",
         CELERY_TASK_ALWAYS_EAGER="1",
-        REDIS_URL="",
-        CELERY_BROKER_URL="",
+        REDIS_URL=redis_url,
+        CELERY_BROKER_URL=redis_url,
     )
     return env
 
@@ -328,7 +331,11 @@ def main() -> None:
     args = parser.parse_args()
 
     database_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
-    env = server_env(database_url)
+    redis_url = os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS)
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    env = server_env(database_url, redis_url)
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
     ensure_database(database_url)
@@ -386,7 +393,7 @@ def main() -> None:
     base = results[0].pct(0.5) or 1e-9
     print(
         f"\ngunicorn gthread {args.workers}x{args.threads}, {args.concurrency} concurrent clients,"
-        f" {os.cpu_count()} CPUs, PostgreSQL, DEBUG=0\n"
+        f" {os.cpu_count()} CPUs, PostgreSQL, Redis cache, DEBUG=0\n"
     )
     header = f"{'scenario':<36} {'requests':>8} {'errors':>6} {'req/s':>8} {'p50 ms':>8}"
     header += f" {'p95 ms':>8} {'x trivial':>9}"

@@ -24,6 +24,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # emptied before each test, and Celery tasks run in-process when sent.
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.CELERY_TASK_ALWAYS_EAGER = True
+    # One process, so the cache of games is safe, and every web test goes through it.
+    settings.GAME_CACHE_SECONDS = 60
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,54 @@
+"""A read-through cache of each game with its seats, users and profiles.
+
+The board page and the game API read a game far more often than anyone writes it, and building it
+from the database (a four-table join) costs more than the rest of such a request. So readers take
+it from the cache, and on a miss read the database and *add* it (never overwrite); writers, which
+all hold the game's row lock (`games.services`), *publish* the game as it is once their
+transaction commits, so a reader that read just before the commit cannot put an older game back
+over it. `Game.save()` drops the cached game at once, for writes made anywhere else (the admin).
+
+Only on a cache that every process shares (Redis), or in a single process: with one in-memory
+cache per worker, one worker's writes would not reach the others. `GAME_CACHE_SECONDS` (0 = off)
+also bounds how long a changed display name can lag on a board.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+if TYPE_CHECKING:
+    from games.models import Game
+
+
+def _key(pk: Any) -> str:
+    return f"games:game:{pk}"
+
+
+def _seconds() -> int:
+    return settings.GAME_CACHE_SECONDS
+
+
+def cached_game(pk: Any) -> Game | None:
+    """The cached game (a fresh copy each call), or None."""
+    return cache.get(_key(pk)) if _seconds() else None
+
+
+def remember(game: Game) -> None:
+    """A reader found the game in the database: keep it, unless a writer published one since."""
+    if _seconds():
+        cache.add(_key(game.pk), game, _seconds())
+
+
+def publish_on_commit(game: Game) -> None:
+    """Once the current transaction commits, `game` as it is then replaces any cached copy."""
+    if _seconds():
+        transaction.on_commit(lambda: cache.set(_key(game.pk), game, _seconds()))
+
+
+def forget(pk: Any) -> None:
+    if _seconds():
+        cache.delete(_key(pk))
