@@ -198,12 +198,46 @@ class Client:
         raise RuntimeError("unreachable")
 
 
+SERVER_PROGRAMS = ("gunicorn", "postgres", "redis-server")
+"""The processes that serve a request; their CPU time per request is what the request costs,
+whatever the load generator (which shares the machine) spends."""
+
+
+def server_cpu_seconds() -> float:
+    """CPU time (user + system) used so far by every gunicorn, PostgreSQL and Redis process."""
+    ticks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        cmdline = ""
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read().decode(errors="replace")
+        except OSError:
+            pass
+        if any(p in name or p in cmdline for p in SERVER_PROGRAMS):
+            fields = stat[stat.rindex(")") + 2 :].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class Result:
     name: str
     latencies: list[float]
     wall: float
     errors: int
+    server_cpu: float = 0.0  # seconds of server CPU during the scenario
+
+    @property
+    def cpu_ms_per_request(self) -> float:
+        return self.server_cpu * 1000 / len(self.latencies) if self.latencies else 0.0
 
     @property
     def rps(self) -> float:
@@ -380,12 +414,22 @@ def main() -> None:
         run_get("warm", port, board, session, args.concurrency, 2, 200)
         run_get("warm", port, f"/api/games/{data.long_game}/", token, args.concurrency, 2, 200)
         common = (args.concurrency, args.seconds, args.max_requests)
-        results = [
-            run_get("trivial view (/healthz)", port, "/healthz", {}, *common),
-            run_get(f"board page ({data.long_ply} log entries)", port, board, session, *common),
-            run_get("game detail API (GET)", port, f"/api/games/{data.long_game}/", token, *common),
-            run_moves(port, data.pairs, *common),
+        scenarios = [
+            lambda: run_get("trivial view (/healthz)", port, "/healthz", {}, *common),
+            lambda: run_get(
+                f"board page ({data.long_ply} log entries)", port, board, session, *common
+            ),
+            lambda: run_get(
+                "game detail API (GET)", port, f"/api/games/{data.long_game}/", token, *common
+            ),
+            lambda: run_moves(port, data.pairs, *common),
         ]
+        results = []
+        for scenario in scenarios:
+            cpu_before = server_cpu_seconds()
+            result = scenario()
+            result.server_cpu = server_cpu_seconds() - cpu_before
+            results.append(result)
     finally:
         server.terminate()
         server.wait(timeout=20)
@@ -395,16 +439,22 @@ def main() -> None:
         f"\ngunicorn gthread {args.workers}x{args.threads}, {args.concurrency} concurrent clients,"
         f" {os.cpu_count()} CPUs, PostgreSQL, Redis cache, DEBUG=0\n"
     )
+    cpu_base = results[0].cpu_ms_per_request or 1e-9
     header = f"{'scenario':<36} {'requests':>8} {'errors':>6} {'req/s':>8} {'p50 ms':>8}"
-    header += f" {'p95 ms':>8} {'x trivial':>9}"
+    header += f" {'p95 ms':>8} {'x trivial':>9} {'CPU ms/req':>10} {'x trivial':>9}"
     print(header)
     print("-" * len(header))
     for r in results:
         print(
             f"{r.name:<36} {len(r.latencies):>8} {r.errors:>6} {r.rps:>8.0f} {r.pct(0.5):>8.1f}"
             f" {r.pct(0.95):>8.1f} {r.pct(0.5) / base:>9.1f}"
+            f" {r.cpu_ms_per_request:>10.2f} {r.cpu_ms_per_request / cpu_base:>9.1f}"
         )
     board_r, moves_r = results[1], results[3]
+    print(
+        "\n(x trivial: by p50 latency, then by server CPU per request: gunicorn, PostgreSQL and"
+        " Redis processes, without the load generator)"
+    )
     print()
     print(
         f"board page p50 {board_r.pct(0.5) / base:.1f}x trivial (target <= 4x): "
