@@ -129,7 +129,7 @@ class Seat(models.Model):
         DECLINED = "declined", "Declined"
 
     class BotLevel(models.TextChoices):
-        # The names of `games.engine.bots.LEVELS`; "random" needs no bots module.
+        # The levels of `games.engine.bots.LEVELS` (a test keeps the two lists equal).
         RANDOM = "random", "Random"
         GREEDY = "greedy", "Greedy"
         MEDIUM = "medium", "Medium"

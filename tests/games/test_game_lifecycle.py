@@ -264,3 +264,9 @@ def test_a_computer_task_delivered_twice_plays_one_move(
 
     computer_moves = LogEntry.objects.filter(game=row, kind="move", player=1, number__gte=ply)
     assert computer_moves.count() == 1
+
+
+def test_computer_seats_offer_exactly_the_engines_levels():
+    from games.engine.bots import LEVELS
+
+    assert set(Seat.BotLevel.values) == set(LEVELS)
