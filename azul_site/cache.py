@@ -1,0 +1,33 @@
+"""Django's Redis cache backend, keeping its client objects.
+
+Django's backend builds a new ``redis.Redis`` for every cache operation, and each one rebuilds the
+client's table of response callbacks: a measurable part of a request that touches the cache a few
+times (the session, the game, the board's markup, the API throttle). Here each connection pool
+gets one client, made on first use. A client holds no connection of its own (it borrows from the
+pool for each command), so sharing it between threads is safe.
+"""
+
+from typing import Any
+
+from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+from django.core.cache.backends.redis import RedisCacheClient
+
+
+class _ClientKeepingRedisCacheClient(RedisCacheClient):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        index = self._get_connection_pool_index(write)
+        client = self._clients.get(index)
+        if client is None:
+            client = self._client(connection_pool=self._get_connection_pool(write))
+            self._clients[index] = client
+        return client
+
+
+class RedisCache(DjangoRedisCache):
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = _ClientKeepingRedisCacheClient

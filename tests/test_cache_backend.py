@@ -1,0 +1,34 @@
+"""The Redis cache backend (azul_site.cache) against the real Redis server."""
+
+import os
+import uuid
+
+import pytest
+import redis
+
+from azul_site.cache import RedisCache
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+
+
+@pytest.fixture
+def cache() -> RedisCache:
+    try:
+        redis.Redis.from_url(REDIS_URL).ping()
+    except redis.ConnectionError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    return RedisCache(REDIS_URL, {"KEY_PREFIX": f"test-{uuid.uuid4().hex}"})
+
+
+def test_it_stores_and_reads_through_one_kept_client(cache):
+    cache.set("greeting", {"hello": "world"}, 30)
+    assert cache.get("greeting") == {"hello": "world"}
+    assert cache.add("greeting", "other", 30) is False  # add never overwrites
+    assert cache.get("greeting") == {"hello": "world"}
+    cache.delete("greeting")
+    assert cache.get("greeting") is None
+
+    client = cache._cache.get_client(write=True)
+    assert cache._cache.get_client(write=True) is client
