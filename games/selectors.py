@@ -11,7 +11,7 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q
 
 from games import cache as game_cache
 from games import engine
@@ -20,10 +20,6 @@ from games.models import Game, LogEntry, Seat
 
 FINISHED_LIMIT = 20
 LOBBY_LIMIT = 100
-
-
-def _games() -> QuerySet[Game]:
-    return Game.objects.with_seats()
 
 
 def game_get(*, game_id: Any) -> Game:
@@ -261,13 +257,13 @@ def games_for_user(*, user: AbstractBaseUser, status: str | None = None) -> dict
     statuses = [status] if status else None
     if statuses is None or {Game.Status.OPEN, Game.Status.ACTIVE} & set(statuses):
         current = list(
-            _games()
+            Game.objects.with_seats()
             .filter(_seated(user), status__in=statuses or [Game.Status.OPEN, Game.Status.ACTIVE])
             .order_by("turn_deadline", "-created_at")
         )
     if statuses is None or {Game.Status.FINISHED, Game.Status.ABORTED} & set(statuses):
         finished = list(
-            _games()
+            Game.objects.with_seats()
             .filter(_seated(user), status__in=statuses or [Game.Status.FINISHED])
             .order_by("-finished_at")[:FINISHED_LIMIT]
         )
@@ -288,7 +284,7 @@ def open_games_for_lobby(*, user: AbstractBaseUser | None = None) -> list[dict[s
     Leaves out games the user already sits in or is invited to.
     """
     games = (
-        _games()
+        Game.objects.with_seats()
         .annotate(
             free_seats=Count(
                 "seats", filter=Q(seats__kind=Seat.Kind.HUMAN, seats__user__isnull=True)
@@ -303,7 +299,7 @@ def open_games_for_lobby(*, user: AbstractBaseUser | None = None) -> list[dict[s
 
 def invitations_for_user(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
     """Games waiting for the user's answer to an invitation, newest first (2 queries)."""
-    games = _games().filter(
+    games = Game.objects.with_seats().filter(
         Exists(
             Seat.objects.filter(game=OuterRef("pk"), user=user, invitation=Seat.Invitation.PENDING)
         ),

@@ -88,9 +88,10 @@ def _deadline(game: Game):
     return timezone.now() + timedelta(days=game.days_per_move)
 
 
-def _computer_to_move(seats: list[Seat], state: engine.State) -> bool:
+def _computer_seat(seats: list[Seat], state: engine.State) -> Seat | None:
+    """The computer seat that is to move in `state`, if any (the first, when several tile)."""
     to_move = set(state.to_move)
-    return any(s.kind == Seat.Kind.COMPUTER and s.position in to_move for s in seats)
+    return next((s for s in seats if s.kind == Seat.Kind.COMPUTER and s.position in to_move), None)
 
 
 def _enqueue_computer_move(game: Game) -> None:
@@ -148,7 +149,7 @@ def _start(game: Game, seats: list[Seat]) -> None:
     game.started_at = now
     game.turn_deadline = _deadline(game)
     game.save()
-    if _computer_to_move(seats, state):
+    if _computer_seat(seats, state) is not None:
         _enqueue_computer_move(game)
 
 
@@ -350,9 +351,11 @@ def game_cancel(*, game_id: Any, user: AbstractBaseUser) -> Game:
 # -- moves ---------------------------------------------------------------------------------------
 
 
-def _apply_move(game: Game, seats: list[Seat], position: int, move: str) -> Game:
-    """The shared tail of the move path; the caller holds the lock and has checked the turn."""
-    state = engine.State.from_dict(game.state)
+def _apply_move(
+    game: Game, seats: list[Seat], state: engine.State, position: int, move: str
+) -> Game:
+    """The shared tail of the move path; the caller holds the lock, has read `state` from the
+    locked game and has checked that `position` may move."""
     try:
         parsed = engine.parse_move(move)
         new_state = engine.play(state, parsed, position)
@@ -373,7 +376,7 @@ def _apply_move(game: Game, seats: list[Seat], position: int, move: str) -> Game
     game.save(
         update_fields=["state", "ply", "status", "finished_at", "turn_deadline", "updated_at"]
     )
-    if game.status == Game.Status.ACTIVE and _computer_to_move(seats, new_state):
+    if game.status == Game.Status.ACTIVE and _computer_seat(seats, new_state) is not None:
         _enqueue_computer_move(game)
     return game
 
@@ -409,7 +412,7 @@ def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply
             state = engine.State.from_dict(game.state)
             if seat.position not in state.to_move:
                 raise NotYourTurn()
-            return _apply_move(game, seats, seat.position, move)
+            return _apply_move(game, seats, state, seat.position, move)
     except IntegrityError:
         # The unique (game, number) backstop: another writer appended this ply first.
         raise StaleMove(_current_ply(game_id)) from None
@@ -421,15 +424,12 @@ def _bot_move(game: Game, seat: Seat, state: engine.State) -> str:
     return str(choose_move(state, seat.position, seat.bot_level, seed=seed))
 
 
-def _computer_seat_to_move(game: Game) -> tuple[Seat, engine.State] | None:
+def _computer_to_play(game: Game) -> tuple[Seat, engine.State] | None:
+    """The computer seat to move in an active game, with the game's state; else None."""
     if game.status != Game.Status.ACTIVE:
         return None
     state = engine.State.from_dict(game.state)
-    to_move = set(state.to_move)
-    seat = next(
-        (s for s in game.seats.all() if s.kind == Seat.Kind.COMPUTER and s.position in to_move),
-        None,
-    )
+    seat = _computer_seat(_seats(game), state)
     return None if seat is None else (seat, state)
 
 
@@ -445,7 +445,7 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
         game = Game.objects.get_with_seats(_parse_id(game_id))
     except (Game.DoesNotExist, GameNotFound):
         return None
-    found = _computer_seat_to_move(game) if game.ply == expected_ply else None
+    found = _computer_to_play(game) if game.ply == expected_ply else None
     if found is None:
         return None
     seat, state = found
@@ -453,8 +453,10 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
     try:
         with transaction.atomic():
             game = _lock_game(game_id)
-            if game.ply != expected_ply or _computer_seat_to_move(game) is None:
+            found = _computer_to_play(game) if game.ply == expected_ply else None
+            if found is None:
                 return None
-            return _apply_move(game, _seats(game), seat.position, move)
+            # Same ply, so the same position: the move chosen above still applies.
+            return _apply_move(game, _seats(game), found[1], found[0].position, move)
     except IntegrityError:
         return None

@@ -40,7 +40,6 @@ from typing import Any
 
 from .moves import (
     CENTER,
-    COLOR_INDEX,
     COLORS,
     FLOOR,
     IllegalMove,
@@ -794,7 +793,6 @@ def _random_step(state: State, rng: random.Random) -> None:
 
 
 __all__ = [
-    "COLOR_INDEX",
     "LogEntry",
     "Result",
     "Standing",

@@ -8,7 +8,7 @@ from games import engine, selectors, services
 from games.models import Game
 from tests.games.conftest import games_url
 
-DETAIL_BUDGET = 3  # measured: 2 (the game with its creator; the seats with users and profiles)
+DETAIL_BUDGET = 3  # measured: 1 (seats with their game, creator, users and profiles)
 LIST_BUDGET = 5  # measured: 4 (current games + seats, finished games + seats)
 
 
