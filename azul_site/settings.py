@@ -79,6 +79,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "azul_site.context_processors.nav_urls",
             ],
         },
     },
@@ -132,7 +133,8 @@ AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     # First: axes refuses a locked-out username+IP before any password is hashed.
     "axes.backends.AxesStandaloneBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    # allauth's (login by username or email), with the session's user read through a cache.
+    "accounts.auth.CachedAuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -175,7 +177,7 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header turns a bad or missing token into 401, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.auth.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -208,7 +210,9 @@ SPECTACULAR_SETTINGS = {
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
-USE_I18N = True
+# The site is in English only: without the translation machinery, every URL reversal, date and
+# template tag is cheaper.
+USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -236,6 +240,8 @@ if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
 # Games read by the board page and the API are cached (games/cache.py) only where every process
 # shares the cache: with Redis, or when set explicitly for a single-process server.
 GAME_CACHE_SECONDS = env.int("GAME_CACHE_SECONDS", default=60 if REDIS_URL else 0)
+# Likewise the signed-in user and API tokens (accounts/cache.py).
+USER_CACHE_SECONDS = env.int("USER_CACHE_SECONDS", default=300 if REDIS_URL else 0)
 
 # Sessions are read on every page: serve them from the cache, with the database behind it.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

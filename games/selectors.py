@@ -102,6 +102,12 @@ def _viewer_seat(game: Game, viewer: AbstractBaseUser | None) -> Seat | None:
     )
 
 
+def viewer_position(*, game: Game, viewer: AbstractBaseUser | None) -> int | None:
+    """The position of the viewer's seat at this game (not an unanswered invitation), or None."""
+    seat = _viewer_seat(game, viewer)
+    return seat.position if seat is not None else None
+
+
 def _result(state: engine.State) -> dict[str, Any]:
     outcome = engine.result(state)
     return {

@@ -52,43 +52,13 @@ def _log_rows(log: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str
 
 
 BOARD_CACHE_SECONDS = 600
-"""How long a rendered board may be reused. Its key holds everything the markup shows except
+"""How long a rendered board may be reused. Its key holds everything the board shows except
 players' display names, which may lag this long behind a change."""
 
 
-def _board_fragments(game: Any, context: dict[str, Any]) -> dict[str, str]:
-    """The board's markup that depends only on the game at this ply and on the viewer's seat.
-
-    Rendering the factories, boards and log is most of a board page's cost, while what they show
-    changes only when the log grows or the game's seats change (`updated_at`), so it is rendered
-    once per ply and seat and reused. Nothing personal goes in: no CSRF token (the move form is
-    rendered around it), no time zone, no time left.
-    """
-    view = context["game"]
-    key = ":".join(
-        (
-            "games:board-html",
-            str(game.id),
-            str(game.ply),
-            str(game.updated_at.timestamp()),
-            str(view["viewer_seat"]),
-        )
-    )
-    fragments = cache.get(key)
-    if fragments is None:
-        fragments = {
-            "board_main": render_to_string("games/_board_main.html", context),
-            "board_side": render_to_string(
-                "games/_board_side.html",
-                {**context, "log": _log_rows(selectors.game_log(game=game), context["names"])},
-            ),
-        }
-        cache.set(key, fragments, BOARD_CACHE_SECONDS)
-    return {name: mark_safe(html) for name, html in fragments.items()}
-
-
-def _board_context(request: HttpRequest, game: Any) -> dict[str, Any]:
-    view = selectors.game_view(game=game, viewer=request.user)
+def _game_context(game: Any, viewer: Any) -> dict[str, Any]:
+    """Everything `_board.html` shows about the game, as `viewer` sees it."""
+    view = selectors.game_view(game=game, viewer=viewer)
     board = board_display(view) if view["state"] else None
     names = {p["position"]: p["display_name"] or p["username"] for p in view["players"]}
     boards = board["boards"] if board else []
@@ -97,24 +67,69 @@ def _board_context(request: HttpRequest, game: Any) -> dict[str, Any]:
     if view["result"]:
         for standing in sorted(view["result"]["standings"], key=lambda s: s["place"]):
             result_rows.append({**standing, "name": names[standing["position"]]})
-    viewer_seat = next((p for p in view["players"] if p["is_viewer"]), None)
-    context = {
+    viewer_board = next((b for b in boards if b["is_viewer"]), None)
+    return {
         "game": view,
         "board": board,
         "names": names,
-        "viewer_board": next((b for b in boards if b["is_viewer"]), None),
-        "viewer_seat": viewer_seat,
-        "to_move_players": [b for b in boards if b["position"] in to_move],
+        "viewer_board": viewer_board,
+        "tiling_line": viewer_board["tiling_line"] if viewer_board else None,
+        "viewer_seat": next((p for p in view["players"] if p["is_viewer"]), None),
+        "to_move_names": [b["name"] for b in boards if b["position"] in to_move],
         "result_rows": result_rows,
-        "viewer_tz": _viewer_tz(request.user),
         "has_open_seat": any(p["is_open"] for p in view["players"]),
-        "is_creator": view["created_by"] == request.user.get_username(),
         "page_url": reverse("games:detail", args=[view["id"]]),
         "board_url": reverse("games:board", args=[view["id"]]),
         "api_move_url": reverse("games_api:moves", args=[view["id"]]),
     }
-    if board:
-        context.update(_board_fragments(game, context))
+
+
+# What `_board.html` reads around the cached fragments once a game has a board.
+_SNAPSHOT_GAME = ("id", "ply", "status", "num_players", "variant", "days_per_move", "turn_deadline")
+_SNAPSHOT_BOARD = ("round", "phase", "can_move", "legal_moves")
+_SNAPSHOT_KEYS = ("tiling_line", "to_move_names", "page_url", "board_url", "api_move_url")
+
+
+def _board_snapshot(game: Any, viewer: Any) -> dict[str, Any]:
+    """A started game's board as the viewer's seat sees it: the rendered factories, boards and
+    log, and the few values the page shows around them.
+
+    Building and rendering a board is most of a board page's cost, while what it shows changes
+    only when the log grows or the game's seats change (`updated_at`), so it is built once per
+    ply and seat and reused by every viewer in that seat. Nothing personal goes in: no CSRF token
+    (the move form is rendered around it), no time zone, no time left.
+    """
+    seat = selectors.viewer_position(game=game, viewer=viewer)
+    key = ":".join(
+        ("games:board", str(game.id), str(game.ply), str(game.updated_at.timestamp()), str(seat))
+    )
+    snapshot = cache.get(key)
+    if snapshot is None:
+        context = _game_context(game, viewer)
+        snapshot = {
+            "game": {k: context["game"][k] for k in _SNAPSHOT_GAME},
+            "board": {k: context["board"][k] for k in _SNAPSHOT_BOARD},
+            **{k: context[k] for k in _SNAPSHOT_KEYS},
+            "board_main": render_to_string("games/_board_main.html", context),
+            "board_side": render_to_string(
+                "games/_board_side.html",
+                {**context, "log": _log_rows(selectors.game_log(game=game), context["names"])},
+            ),
+        }
+        cache.set(key, snapshot, BOARD_CACHE_SECONDS)
+    snapshot["board_main"] = mark_safe(snapshot["board_main"])
+    snapshot["board_side"] = mark_safe(snapshot["board_side"])
+    return snapshot
+
+
+def _board_context(request: HttpRequest, game: Any) -> dict[str, Any]:
+    """The context of `_board.html`: a cached snapshot once the game has a board; before that,
+    the seats and invitations (not cached: they are few, and the forms are personal)."""
+    context = (
+        _board_snapshot(game, request.user) if game.state else _game_context(game, request.user)
+    )
+    context["viewer_tz"] = _viewer_tz(request.user)
+    context["is_creator"] = game.created_by_id == request.user.pk
     return context
 
 

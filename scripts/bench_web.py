@@ -143,7 +143,7 @@ def seed(concurrency: int, games_per_pair: int, long_moves: int) -> Seed:
 
     session = SessionStore()
     session["_auth_user_id"] = str(watcher.pk)
-    session["_auth_user_backend"] = "allauth.account.auth_backends.AuthenticationBackend"
+    session["_auth_user_backend"] = "accounts.auth.CachedAuthenticationBackend"
     session["_auth_user_hash"] = watcher.get_session_auth_hash()
     session.create()
 
@@ -203,9 +203,10 @@ SERVER_PROGRAMS = ("gunicorn", "postgres", "redis-server")
 whatever the load generator (which shares the machine) spends."""
 
 
-def server_cpu_seconds() -> float:
-    """CPU time (user + system) used so far by every gunicorn, PostgreSQL and Redis process."""
-    ticks = 0
+def server_cpu_seconds() -> dict[str, float]:
+    """CPU time (user + system) used so far by the gunicorn, PostgreSQL and Redis processes,
+    by program."""
+    ticks = dict.fromkeys(SERVER_PROGRAMS, 0)
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -221,10 +222,11 @@ def server_cpu_seconds() -> float:
                 cmdline = f.read().decode(errors="replace")
         except OSError:
             pass
-        if any(p in name or p in cmdline for p in SERVER_PROGRAMS):
+        program = next((p for p in SERVER_PROGRAMS if p in name or p in cmdline), None)
+        if program:
             fields = stat[stat.rindex(")") + 2 :].split()
-            ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+            ticks[program] += int(fields[11]) + int(fields[12])  # utime, stime
+    return {p: t / os.sysconf("SC_CLK_TCK") for p, t in ticks.items()}
 
 
 @dataclass
@@ -233,11 +235,16 @@ class Result:
     latencies: list[float]
     wall: float
     errors: int
-    server_cpu: float = 0.0  # seconds of server CPU during the scenario
+    # Seconds of server CPU during the scenario, by program.
+    server_cpu: dict[str, float] = field(default_factory=dict)
 
     @property
     def cpu_ms_per_request(self) -> float:
-        return self.server_cpu * 1000 / len(self.latencies) if self.latencies else 0.0
+        return self.cpu_ms(*SERVER_PROGRAMS)
+
+    def cpu_ms(self, *programs: str) -> float:
+        spent = sum(self.server_cpu.get(p, 0.0) for p in programs)
+        return spent * 1000 / len(self.latencies) if self.latencies else 0.0
 
     @property
     def rps(self) -> float:
@@ -428,7 +435,8 @@ def main() -> None:
         for scenario in scenarios:
             cpu_before = server_cpu_seconds()
             result = scenario()
-            result.server_cpu = server_cpu_seconds() - cpu_before
+            cpu_after = server_cpu_seconds()
+            result.server_cpu = {p: cpu_after[p] - cpu_before[p] for p in SERVER_PROGRAMS}
             results.append(result)
     finally:
         server.terminate()
@@ -450,6 +458,10 @@ def main() -> None:
             f" {r.pct(0.95):>8.1f} {r.pct(0.5) / base:>9.1f}"
             f" {r.cpu_ms_per_request:>10.2f} {r.cpu_ms_per_request / cpu_base:>9.1f}"
         )
+    print("\nserver CPU ms per request, by program:")
+    print(f"{'scenario':<36}" + "".join(f" {p:>12}" for p in SERVER_PROGRAMS))
+    for r in results:
+        print(f"{r.name:<36}" + "".join(f" {r.cpu_ms(p):>12.2f}" for p in SERVER_PROGRAMS))
     board_r, moves_r = results[1], results[3]
     print(
         "\n(x trivial: by p50 latency, then by server CPU per request: gunicorn, PostgreSQL and"

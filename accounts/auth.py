@@ -1,0 +1,35 @@
+"""Who is asking: the session backend and the API token authentication, both read through the
+cache of users (`accounts.cache`) instead of querying the database on every request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.auth_backends import AuthenticationBackend
+from django.contrib.auth.base_user import AbstractBaseUser
+from rest_framework import exceptions
+from rest_framework.authentication import TokenAuthentication
+
+from accounts import cache as user_cache
+
+
+class CachedAuthenticationBackend(AuthenticationBackend):
+    """allauth's backend (login by username or email), loading the session's user from the
+    cache."""
+
+    def get_user(self, user_id: Any) -> AbstractBaseUser | None:
+        user = user_cache.user_get(user_id)
+        return user if user is not None and self.user_can_authenticate(user) else None
+
+
+class CachedTokenAuthentication(TokenAuthentication):
+    """`Authorization: Token <key>`, with the key's user from the cache. `request.auth` is the
+    key."""
+
+    def authenticate_credentials(self, key: str) -> tuple[AbstractBaseUser, str]:
+        user = user_cache.user_for_token(key)
+        if user is None:
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        if not user.is_active:
+            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        return user, key

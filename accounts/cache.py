@@ -1,0 +1,105 @@
+"""A cache of signed-in users, and of which user an API token belongs to.
+
+Every page and API call first learns who is asking: a user (with profile) for the session, or a
+token's user for a script. From the database that is a query costing more than the rest of a
+cached board page, for data that changes rarely; so it is read through the cache, and every save
+or delete of a user, a profile or a token drops what the cache holds about that user.
+
+Tokens are cached under a digest of the key, never the key itself.
+
+Only on a cache that every process shares (Redis), or in a single process: with one in-memory
+cache per worker, a worker would not see another's invalidation (a deactivated user, a revoked
+token). `USER_CACHE_SECONDS` (0 = off) bounds how long a change made behind the ORM's back (a
+queryset `update()`) can go unseen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+from rest_framework.authtoken.models import Token
+
+from accounts.models import Profile
+
+
+def _seconds() -> int:
+    return settings.USER_CACHE_SECONDS
+
+
+def _user_key(pk: Any) -> str:
+    return f"accounts:user:{pk}"
+
+
+def _token_key(key: str) -> str:
+    return "accounts:token:" + hashlib.sha256(key.encode()).hexdigest()
+
+
+def user_get(pk: Any) -> AbstractBaseUser | None:
+    """The user with this primary key, profile loaded (any `is_active`), or None."""
+    if _seconds():
+        user = cache.get(_user_key(pk))
+        if user is not None:
+            return user
+    User = get_user_model()
+    try:
+        user = User._default_manager.get(pk=pk)
+    except (User.DoesNotExist, ValueError, TypeError):
+        return None
+    if _seconds():
+        # add, not set: a writer that dropped the entry since this read must not see it back.
+        cache.add(_user_key(pk), user, _seconds())
+    return user
+
+
+def user_for_token(key: str) -> AbstractBaseUser | None:
+    """The user the API token `key` belongs to, or None for an unknown key."""
+    if not isinstance(key, str):
+        return None
+    user_pk = cache.get(_token_key(key)) if _seconds() else None
+    if user_pk is None:
+        user_pk = Token.objects.filter(key=key).values_list("user_id", flat=True).first()
+        if user_pk is None:
+            return None
+        if _seconds():
+            cache.add(_token_key(key), user_pk, _seconds())
+    return user_get(user_pk)
+
+
+def _forget_user(pk: Any) -> None:
+    if _seconds():
+        # Now, for this transaction's own later reads, and again after commit, in case a reader
+        # put back the old row in between.
+        cache.delete(_user_key(pk))
+        transaction.on_commit(lambda: cache.delete(_user_key(pk)))
+
+
+def _forget_token(key: str) -> None:
+    if _seconds():
+        cache.delete(_token_key(key))
+        transaction.on_commit(lambda: cache.delete(_token_key(key)))
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.cache.user_saved")
+@receiver(post_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.cache.user_gone")
+def _user_changed(sender: Any, instance: AbstractBaseUser, **kwargs: Any) -> None:
+    _forget_user(instance.pk)
+
+
+@receiver(post_save, sender=Profile, dispatch_uid="accounts.cache.profile_saved")
+@receiver(post_delete, sender=Profile, dispatch_uid="accounts.cache.profile_gone")
+def _profile_changed(sender: Any, instance: Profile, **kwargs: Any) -> None:
+    _forget_user(instance.user_id)
+
+
+@receiver(post_save, sender=Token, dispatch_uid="accounts.cache.token_saved")
+@receiver(post_delete, sender=Token, dispatch_uid="accounts.cache.token_gone")
+def _token_changed(sender: Any, instance: Token, **kwargs: Any) -> None:
+    _forget_token(instance.key)
