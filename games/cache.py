@@ -14,6 +14,7 @@ also bounds how long a changed display name can lag on a board.
 
 from __future__ import annotations
 
+import pickle
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -32,21 +33,40 @@ def _seconds() -> int:
     return settings.GAME_CACHE_SECONDS
 
 
+def _pickled(game: Game) -> bytes:
+    """The game and its seats, without the prefetch's QuerySet (whose query would be pickled too,
+    at more cost than the rows)."""
+    seats = list(game.seats.all())
+    prefetched = game.__dict__.pop("_prefetched_objects_cache", None)
+    try:
+        return pickle.dumps((game, seats), pickle.HIGHEST_PROTOCOL)
+    finally:
+        if prefetched is not None:
+            game._prefetched_objects_cache = prefetched
+
+
+def _unpickled(value: bytes) -> Game:
+    game, seats = pickle.loads(value)
+    game.attach_seats(seats)
+    return game
+
+
 def cached_game(pk: Any) -> Game | None:
-    """The cached game (a fresh copy each call), or None."""
-    return cache.get(_key(pk)) if _seconds() else None
+    """The cached game with its seats (a fresh copy each call), or None."""
+    value = cache.get(_key(pk)) if _seconds() else None
+    return _unpickled(value) if value is not None else None
 
 
 def remember(game: Game) -> None:
     """A reader found the game in the database: keep it, unless a writer published one since."""
     if _seconds():
-        cache.add(_key(game.pk), game, _seconds())
+        cache.add(_key(game.pk), _pickled(game), _seconds())
 
 
 def publish_on_commit(game: Game) -> None:
     """Once the current transaction commits, `game` as it is then replaces any cached copy."""
     if _seconds():
-        transaction.on_commit(lambda: cache.set(_key(game.pk), game, _seconds()))
+        transaction.on_commit(lambda: cache.set(_key(game.pk), _pickled(game), _seconds()))
 
 
 def forget(pk: Any) -> None:

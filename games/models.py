@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 
 from games import cache as game_cache
+from games import engine
 
 
 class GameQuerySet(models.QuerySet):
@@ -38,14 +39,38 @@ class GameQuerySet(models.QuerySet):
         if not seats:
             raise Game.DoesNotExist(f"no game {pk}")
         game = seats[0].game
-        for seat in seats:
-            seat.game = game
-        # Fill the cache `prefetch_related("seats")` would fill, so `game.seats.all()` is free.
-        prefetched = game.seats.get_queryset()
-        prefetched._result_cache = seats
-        prefetched._prefetch_done = True
-        game._prefetched_objects_cache = {"seats": prefetched}
+        game.attach_seats(seats)
         return game
+
+    def lock_version(self, pk: uuid.UUID) -> Any:
+        """Lock the game's row until the end of the transaction and return its `updated_at`
+        (which every write to a game changes), or None if there is no such game.
+
+        The move path's lock, taken on every move: one `SELECT ... FOR UPDATE` of one column,
+        written out rather than built by the ORM, whose query building costs more than the
+        database's answer; values go through the backend's conversions as the ORM's would.
+        """
+        from django.db import connections
+
+        connection = connections[self.db]
+        quote = connection.ops.quote_name
+        meta = self.model._meta
+        updated_at = meta.get_field("updated_at")
+        sql = (
+            f"SELECT {quote(updated_at.column)} FROM {quote(meta.db_table)}"
+            f" WHERE {quote(meta.pk.column)} = %s"
+        )
+        if connection.features.has_select_for_update:
+            sql += " FOR UPDATE"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [meta.pk.get_db_prep_value(pk, connection)])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        value, column = row[0], updated_at.get_col(meta.db_table)
+        for convert in connection.ops.get_db_converters(column):
+            value = convert(value, column, connection)
+        return value
 
 
 DAYS_PER_MOVE_CHOICES = [(d, f"{d} day" if d == 1 else f"{d} days") for d in (1, 2, 3, 5, 7, 14)]
@@ -115,6 +140,31 @@ class Game(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         super().save(*args, **kwargs)
         game_cache.forget(self.pk)
+
+    def engine_state(self) -> engine.State | None:
+        """`state` as the engine's `State` (None before the game starts), parsed once per
+        instance; a game taken from the cache brings its parsed state along."""
+        parsed = self.__dict__.get("_engine_state")
+        if parsed is None or parsed[0] is not self.state:
+            parsed = (self.state, engine.State.from_dict(self.state) if self.state else None)
+            self._engine_state = parsed
+        return parsed[1]
+
+    def set_engine_state(self, state: engine.State) -> None:
+        """Set `state` from the engine's `State` (which the engine never mutates)."""
+        self.state = state.to_dict()
+        self._engine_state = (self.state, state)
+
+    def attach_seats(self, seats: list["Seat"]) -> None:
+        """Make `seats` (all of this game's, in order) what `self.seats.all()` returns, without a
+        query: the cache `prefetch_related("seats")` fills."""
+        for seat in seats:
+            seat.game = self
+        # A bare QuerySet: the related manager's own would build its filter for nothing.
+        prefetched = models.QuerySet(model=Seat)
+        prefetched._result_cache = seats
+        prefetched._prefetch_done = True
+        self._prefetched_objects_cache = {"seats": prefetched}
 
 
 class Seat(models.Model):

@@ -45,7 +45,7 @@ def game_get(*, game_id: Any) -> Game:
 
 
 def _state(game: Game) -> engine.State | None:
-    return engine.State.from_dict(game.state) if game.state else None
+    return game.engine_state()
 
 
 def _name(user: AbstractBaseUser | None) -> str:

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from accounts.selectors import player_get
 from games import cache as game_cache
-from games import engine
+from games import engine, rows
 from games.engine.bots import choose_move
 from games.errors import (
     GameNotFound,
@@ -72,6 +72,22 @@ def _lock_game(game_id: Any) -> Game:
     except Game.DoesNotExist:
         raise GameNotFound() from None
     # Whatever this transaction does to the game, readers get it as it is at the commit.
+    game_cache.publish_on_commit(game)
+    return game
+
+
+def _lock_game_for_move(game_id: Any) -> Game:
+    """`_lock_game` for the move path, which runs far more often than any other write: the lock
+    is a one-row `SELECT ... FOR UPDATE`, and the game with its seats comes from the cache of
+    games when the cached copy is the locked row's version (every write to a game changes
+    `updated_at`), else from the database."""
+    pk = _parse_id(game_id)
+    version = Game.objects.lock_version(pk)
+    if version is None:
+        raise GameNotFound()
+    game = game_cache.cached_game(pk)
+    if game is None or game.updated_at != version:
+        game = Game.objects.get_with_seats(pk)
     game_cache.publish_on_commit(game)
     return game
 
@@ -144,7 +160,7 @@ def _start(game: Game, seats: list[Seat]) -> None:
     LogEntry.objects.bulk_create(entries)
     now = timezone.now()
     game.first_player = first_player
-    game.state = state.to_dict()
+    game.set_engine_state(state)
     game.status = Game.Status.ACTIVE
     game.started_at = now
     game.turn_deadline = _deadline(game)
@@ -365,17 +381,18 @@ def _apply_move(
     entries = [_append(game, engine.move_entry(position, parsed))]
     if new_state.phase == "deal":
         new_state = _deal(game, new_state, entries)
-    LogEntry.objects.bulk_create(entries)
+    rows.insert(entries)
 
     if new_state.phase == "over":
         _finish(game, seats, new_state)
     elif set(new_state.to_move) - set(state.to_move) or new_state.round != state.round:
         # Someone new is to move: their clock starts now.
         game.turn_deadline = _deadline(game)
-    game.state = new_state.to_dict()
-    game.save(
-        update_fields=["state", "ply", "status", "finished_at", "turn_deadline", "updated_at"]
-    )
+    game.set_engine_state(new_state)
+    rows.update(game, ["state", "ply", "status", "finished_at", "turn_deadline"])
+    # The cache gets the new game on commit (`_lock_game`); until then this transaction's own
+    # later reads (and a test's, whose transaction never commits) must not see the old one.
+    game_cache.forget(game.pk)
     if game.status == Game.Status.ACTIVE and _computer_seat(seats, new_state) is not None:
         _enqueue_computer_move(game)
     return game
@@ -393,7 +410,7 @@ def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply
     """
     try:
         with transaction.atomic():
-            game = _lock_game(game_id)
+            game = _lock_game_for_move(game_id)
             seats = _seats(game)
             seat = _seat_of(seats, user)
             if seat is None or seat.invitation == Seat.Invitation.PENDING:
@@ -409,7 +426,7 @@ def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply
             # being told it is not their turn in a position they have not seen.
             if type(expected_ply) is not int or expected_ply != game.ply:
                 raise StaleMove(game.ply)
-            state = engine.State.from_dict(game.state)
+            state = game.engine_state()
             if seat.position not in state.to_move:
                 raise NotYourTurn()
             return _apply_move(game, seats, state, seat.position, move)
@@ -428,7 +445,7 @@ def _computer_to_play(game: Game) -> tuple[Seat, engine.State] | None:
     """The computer seat to move in an active game, with the game's state; else None."""
     if game.status != Game.Status.ACTIVE:
         return None
-    state = engine.State.from_dict(game.state)
+    state = game.engine_state()
     seat = _computer_seat(_seats(game), state)
     return None if seat is None else (seat, state)
 

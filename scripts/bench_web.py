@@ -167,11 +167,13 @@ def seed(concurrency: int, games_per_pair: int, long_moves: int) -> Seed:
 
 
 class Client:
-    """One keep-alive HTTP/1.1 connection, reopened when the server closes it."""
+    """One keep-alive HTTP/1.1 connection, reopened when the server closes it, that sends back
+    the cookies the server set (as a browser sends its CSRF cookie)."""
 
     def __init__(self, port: int) -> None:
         self.port = port
         self.conn: http.client.HTTPConnection | None = None
+        self.cookies: dict[str, str] = {}
 
     def request(
         self, method: str, path: str, headers: dict[str, str], body: bytes | None = None
@@ -179,6 +181,10 @@ class Client:
         for attempt in (1, 2):
             if self.conn is None:
                 self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            if self.cookies:
+                jar = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+                given = headers.get("Cookie")
+                headers = {**headers, "Cookie": f"{given}; {jar}" if given else jar}
             started = time.perf_counter()
             try:
                 self.conn.request(method, path, body=body, headers=headers)
@@ -191,6 +197,9 @@ class Client:
                     raise
                 continue
             elapsed = time.perf_counter() - started
+            for cookie in response.headers.get_all("Set-Cookie") or []:
+                name, _, value = cookie.split(";", 1)[0].partition("=")
+                self.cookies[name.strip()] = value
             if response.getheader("Connection", "").lower() == "close":
                 self.conn.close()
                 self.conn = None
