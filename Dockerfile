@@ -9,4 +9,4 @@ RUN pip install --no-cache-dir .
 COPY . .
 RUN DEBUG=1 python manage.py collectstatic --noinput
 EXPOSE 8000
-CMD ["gunicorn", "azul_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "azul_site.wsgi:application", "--config", "gunicorn.conf.py"]

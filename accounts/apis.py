@@ -4,8 +4,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors
-
 
 class MeApi(APIView):
     class OutputSerializer(serializers.Serializer):
@@ -14,6 +12,9 @@ class MeApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request) -> Response:
-        profile = selectors.profile_for(user=request.user)
-        data = {"username": request.user.get_username(), "display_name": profile.display_name}
+        # The signed-in user always comes with their profile (accounts.models.UserManager).
+        data = {
+            "username": request.user.get_username(),
+            "display_name": request.user.profile.display_name,
+        }
         return Response(self.OutputSerializer(data).data)

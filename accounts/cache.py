@@ -5,7 +5,7 @@ token's user for a script. From the database that is a query costing more than t
 cached board page, for data that changes rarely; so it is read through the cache, and every save
 or delete of a user, a profile or a token drops what the cache holds about that user.
 
-Tokens are cached under a digest of the key, never the key itself.
+A token's user is cached under a digest of the key, never the key itself.
 
 Only on a cache that every process shares (Redis), or in a single process: with one in-memory
 cache per worker, a worker would not see another's invalidation (a deactivated user, a revoked
@@ -63,22 +63,28 @@ def user_for_token(key: str) -> AbstractBaseUser | None:
     """The user the API token `key` belongs to, or None for an unknown key."""
     if not isinstance(key, str):
         return None
-    user_pk = cache.get(_token_key(key)) if _seconds() else None
-    if user_pk is None:
-        user_pk = Token.objects.filter(key=key).values_list("user_id", flat=True).first()
-        if user_pk is None:
-            return None
-        if _seconds():
-            cache.add(_token_key(key), user_pk, _seconds())
-    return user_get(user_pk)
+    if _seconds():
+        user = cache.get(_token_key(key))
+        if user is not None:
+            return user
+    user_pk = Token.objects.filter(key=key).values_list("user_id", flat=True).first()
+    user = user_get(user_pk) if user_pk is not None else None
+    if user is not None and _seconds():
+        cache.add(_token_key(key), user, _seconds())
+    return user
 
 
 def _forget_user(pk: Any) -> None:
     if _seconds():
+        # The user, and the user as their token's owner.
+        keys = [_user_key(pk)]
+        keys += [
+            _token_key(k) for k in Token.objects.filter(user_id=pk).values_list("key", flat=True)
+        ]
         # Now, for this transaction's own later reads, and again after commit, in case a reader
         # put back the old row in between.
-        cache.delete(_user_key(pk))
-        transaction.on_commit(lambda: cache.delete(_user_key(pk)))
+        cache.delete_many(keys)
+        transaction.on_commit(lambda: cache.delete_many(keys))
 
 
 def _forget_token(key: str) -> None:

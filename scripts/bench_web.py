@@ -375,8 +375,8 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=8.0, help="per scenario")
     parser.add_argument("--max-requests", type=int, default=4000, help="per scenario")
-    parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=2, help="gthread threads per worker")
+    parser.add_argument("--workers", type=int, help="default: gunicorn.conf.py's")
+    parser.add_argument("--threads", type=int, help="default: gunicorn.conf.py's")
     parser.add_argument("--long-moves", type=int, default=120)
     args = parser.parse_args()
 
@@ -405,18 +405,14 @@ def main() -> None:
         [
             str(gunicorn),
             "azul_site.wsgi",
+            "--config",
+            str(ROOT / "gunicorn.conf.py"),
             "--bind",
             f"127.0.0.1:{port}",
-            "--workers",
-            str(args.workers),
-            "--worker-class",
-            "gthread",
-            "--threads",
-            str(args.threads),
-            "--keep-alive",
-            "30",
             "--log-level",
             "warning",
+            *(["--workers", str(args.workers)] if args.workers else []),
+            *(["--threads", str(args.threads)] if args.threads else []),
         ],
         cwd=ROOT,
         env=env,
@@ -452,8 +448,11 @@ def main() -> None:
         server.wait(timeout=20)
 
     base = results[0].pct(0.5) or 1e-9
+    config: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), config)
+    workers, threads = args.workers or config["workers"], args.threads or config["threads"]
     print(
-        f"\ngunicorn gthread {args.workers}x{args.threads}, {args.concurrency} concurrent clients,"
+        f"\ngunicorn {workers} workers x {threads} threads, {args.concurrency} concurrent clients,"
         f" {os.cpu_count()} CPUs, PostgreSQL, Redis cache, DEBUG=0\n"
     )
     cpu_base = results[0].cpu_ms_per_request or 1e-9

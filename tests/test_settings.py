@@ -41,3 +41,28 @@ def test_production_settings_pass_the_deployment_checklist():
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+@pytest.mark.slow
+def test_gunicorn_serves_the_site_with_single_threaded_workers():
+    base = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "DATABASE_URL"}}
+    gunicorn = [str(Path(sys.executable).with_name("gunicorn")), "-c", "gunicorn.conf.py"]
+    env = {**base, **PRODUCTION_ENV}
+
+    check = subprocess.run(
+        [*gunicorn, "--check-config", "azul_site.wsgi"], cwd=ROOT, env=env, capture_output=True
+    )
+    printed = subprocess.run(
+        [*gunicorn, "--print-config", "azul_site.wsgi"],
+        cwd=ROOT,
+        env={**env, "WEB_CONCURRENCY": "7"},
+        capture_output=True,
+        text=True,
+    )
+
+    assert check.returncode == 0, check.stderr
+    config = dict(
+        (name.strip(), value.strip())
+        for name, _, value in (line.partition("=") for line in printed.stdout.splitlines())
+    )
+    assert (config["worker_class"], config["threads"], config["workers"]) == ("gthread", "1", "7")

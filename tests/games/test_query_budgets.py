@@ -3,6 +3,7 @@
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import engine, selectors, services
 from games.models import Game
@@ -123,3 +124,50 @@ def test_game_lists_cost_the_same_for_one_and_five_games(
         client.get(games_url())
     assert five["games_for_user"] <= 4
     assert five["lobby"] <= 2 and five["invitations"] <= 2
+
+
+def _next_move(game: Game, users: dict[int, object]) -> dict:
+    state = engine.State.from_dict(game.state)
+    player = state.to_move[0]
+    return {
+        "game_id": game.id,
+        "user": users[player],
+        "move": str(engine.legal_moves(state, player)[0]),
+        "expected_ply": game.ply,
+    }
+
+
+def test_a_move_is_a_lock_an_insert_and_an_update_when_the_game_is_cached(alice, bob):
+    users = {0: alice, 1: bob}
+    game = play_moves(start_game(alice, bob), users, 3)
+    selectors.game_get(game_id=game.id)  # a reader caches the game, as the board page does
+
+    with CaptureQueriesContext(connection) as ctx:
+        moved = services.move_submit(**_next_move(game, users))
+
+    statements = [q["sql"].split()[0] for q in ctx.captured_queries]
+    assert [s for s in statements if s not in ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")] == [
+        "SELECT",  # the game row, FOR UPDATE
+        "INSERT",  # the log entry (and the next deal's, at a round's end)
+        "UPDATE",  # the game row
+    ], statements
+    assert next(q["sql"] for q in ctx.captured_queries if q["sql"].startswith("SELECT")).endswith(
+        "FOR UPDATE"
+    )
+    assert moved.ply == game.ply + 1
+
+
+def test_a_move_reads_the_database_when_the_cached_game_is_out_of_date(alice, bob):
+    users = {0: alice, 1: bob}
+    game = play_moves(start_game(alice, bob), users, 3)
+    selectors.game_get(game_id=game.id)
+    # A write behind the cache's back (not through the services or save()).
+    Game.objects.filter(pk=game.id).update(days_per_move=7, updated_at=timezone.now())
+
+    moved = services.move_submit(**_next_move(game, users))
+
+    assert moved.days_per_move == 7  # the locked row's game, not the cached one
+    stored = Game.objects.get(pk=game.id)
+    assert stored.ply == game.ply + 1
+    assert stored.days_per_move == 7
+    assert engine.State.from_dict(stored.state).to_dict() == stored.state

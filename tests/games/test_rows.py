@@ -1,0 +1,65 @@
+"""The move path's plain-SQL writes store what the ORM's own INSERT and UPDATE would."""
+
+import pytest
+from django.utils import timezone
+
+from games import rows, services
+from games.models import Game, LogEntry
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(alice, bob) -> Game:
+    game = services.game_create(
+        creator=alice,
+        num_players=2,
+        variant="colored",
+        days_per_move=3,
+        seats=[services.SeatSpec(kind="invite", username=bob.username)],
+    )
+    return services.invitation_respond(game_id=game.id, user=bob, accept=True)
+
+
+def test_insert_stores_the_rows_as_the_orm_reads_them(game):
+    before = timezone.now()
+    entries = [
+        LogEntry(game=game, number=game.ply, kind="move", player=0, data={"move": "F1 red 1"}),
+        LogEntry(game=game, number=game.ply + 1, kind="deal", data={"tiles": [["red"] * 4]}),
+    ]
+
+    rows.insert(entries)
+
+    stored = list(LogEntry.objects.filter(game=game, number__gte=game.ply).order_by("number"))
+    assert [(e.number, e.kind, e.player, e.data) for e in stored] == [
+        (game.ply, "move", 0, {"move": "F1 red 1"}),
+        (game.ply + 1, "deal", None, {"tiles": [["red"] * 4]}),
+    ]
+    assert all(e.created_at >= before for e in stored)  # auto_now_add, as save() would set it
+    assert not entries[0]._state.adding
+
+
+def test_insert_keeps_the_log_unique(game):
+    with pytest.raises(Exception, match="logentry_unique_number"):
+        rows.insert([LogEntry(game=game, number=0, kind="deal", data={"tiles": []})])
+
+
+def test_update_sets_the_named_fields_and_updated_at_only(game):
+    stored = Game.objects.get(pk=game.pk)
+    game.ply = 99
+    game.state = {**game.state, "round": 7}
+    game.days_per_move = 14  # not named: must not be written
+
+    assert rows.update(game, ["ply", "state"]) == 1
+
+    fresh = Game.objects.get(pk=game.pk)
+    assert fresh.ply == 99
+    assert fresh.state["round"] == 7
+    assert fresh.days_per_move == stored.days_per_move
+    assert fresh.updated_at > stored.updated_at
+    assert fresh.updated_at == game.updated_at  # the instance carries the value written
+
+
+def test_update_of_a_missing_row_changes_nothing(game):
+    Game.objects.filter(pk=game.pk).delete()
+    assert rows.update(game, ["ply"]) == 0
