@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html_join, json_script
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -110,6 +111,13 @@ def _board_snapshot(game: Any, viewer: Any) -> dict[str, Any]:
             "game": {k: context["game"][k] for k in _SNAPSHOT_GAME},
             "board": {k: context["board"][k] for k in _SNAPSHOT_BOARD},
             **{k: context[k] for k in _SNAPSHOT_KEYS},
+            # The no-JavaScript form's choices and the page script's list of legal moves.
+            "move_options": format_html_join(
+                "",
+                '<option value="{}">{}</option>',
+                ((m, m) for m in context["board"]["legal_moves"]),
+            ),
+            "legal_moves_script": json_script(context["board"]["legal_moves"], "legal-moves"),
             "board_main": render_to_string("games/_board_main.html", context),
             "board_side": render_to_string(
                 "games/_board_side.html",
@@ -117,8 +125,8 @@ def _board_snapshot(game: Any, viewer: Any) -> dict[str, Any]:
             ),
         }
         cache.set(key, snapshot, BOARD_CACHE_SECONDS)
-    snapshot["board_main"] = mark_safe(snapshot["board_main"])
-    snapshot["board_side"] = mark_safe(snapshot["board_side"])
+    for name in ("move_options", "legal_moves_script", "board_main", "board_side"):
+        snapshot[name] = mark_safe(snapshot[name])
     return snapshot
 
 
