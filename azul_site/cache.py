@@ -31,3 +31,14 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _ClientKeepingRedisCacheClient
+
+    def count_hit(self, key: str, timeout: int) -> int:
+        """Add one to the counter at `key` (created at 1, expiring `timeout` seconds after its
+        first hit) and return its new value: one round trip (INCR, then EXPIRE NX, pipelined)."""
+        key = self.make_and_validate_key(key)
+        client = self._cache.get_client(key, write=True)
+        pipeline = client.pipeline(transaction=False)
+        pipeline.incr(key)
+        pipeline.expire(key, timeout, nx=True)
+        count, _ = pipeline.execute()
+        return count

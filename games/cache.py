@@ -69,6 +69,56 @@ def publish_on_commit(game: Game) -> None:
         transaction.on_commit(lambda: cache.set(_key(game.pk), _pickled(game), _seconds()))
 
 
+def forget_before_commit(pk: Any) -> None:
+    """A writer changed the game and will publish it on commit; drop the cached copy now only if
+    that commit is not at the end of the writer's own atomic block.
+
+    Inside an enclosing transaction (a test's, which never commits), later reads in the same
+    transaction would otherwise get the old game from the cache. A writer whose block is the
+    outermost commits at once and publishes, so it need not spend a round trip on deleting.
+    """
+    if _seconds() and len(transaction.get_connection().atomic_blocks) > 1:
+        forget(pk)
+
+
 def forget(pk: Any) -> None:
     if _seconds():
         cache.delete(_key(pk))
+
+
+def _forget_games_of(user_pk: Any) -> None:
+    """A player's name or profile changed: drop the cached games where they sit and that can
+    still change (a busy game would otherwise keep republishing the old name with every move)."""
+    from games.models import Game, Seat
+
+    if not _seconds() or user_pk is None:
+        return
+    live = [Game.Status.OPEN, Game.Status.ACTIVE]
+    game_ids = list(
+        Seat.objects.filter(user_id=user_pk, game__status__in=live).values_list(
+            "game_id", flat=True
+        )
+    )
+    if game_ids:
+        keys = [_key(pk) for pk in game_ids]
+        cache.delete_many(keys)
+        transaction.on_commit(lambda: cache.delete_many(keys))
+
+
+def _user_saved(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
+    if update_fields is not None and set(update_fields) <= {"last_login"}:
+        return  # a login: nothing a game shows
+    _forget_games_of(instance.pk)
+
+
+def _profile_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    _forget_games_of(instance.user_id)
+
+
+def connect_signals() -> None:
+    from django.db.models.signals import post_save
+
+    from accounts.models import Profile
+
+    post_save.connect(_user_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.cache.user")
+    post_save.connect(_profile_saved, sender=Profile, dispatch_uid="games.cache.profile")

@@ -390,9 +390,8 @@ def _apply_move(
         game.turn_deadline = _deadline(game)
     game.set_engine_state(new_state)
     rows.update(game, ["state", "ply", "status", "finished_at", "turn_deadline"])
-    # The cache gets the new game on commit (`_lock_game`); until then this transaction's own
-    # later reads (and a test's, whose transaction never commits) must not see the old one.
-    game_cache.forget(game.pk)
+    # The cache gets the new game on commit (`_lock_game`).
+    game_cache.forget_before_commit(game.pk)
     if game.status == Game.Status.ACTIVE and _computer_seat(seats, new_state) is not None:
         _enqueue_computer_move(game)
     return game

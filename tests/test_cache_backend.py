@@ -32,3 +32,15 @@ def test_it_stores_and_reads_through_one_kept_client(cache):
 
     client = cache._cache.get_client(write=True)
     assert cache._cache.get_client(write=True) is client
+
+
+def test_count_hit_counts_in_one_key_that_expires_from_its_first_hit(cache):
+    assert [cache.count_hit("hits", 30) for _ in range(3)] == [1, 2, 3]
+
+    client = cache._cache.get_client(write=True)
+    key = cache.make_and_validate_key("hits")
+    ttl = client.ttl(key)
+    assert 0 < ttl <= 30
+    cache.count_hit("hits", 300)  # later hits do not push the expiry back
+    assert client.ttl(key) <= ttl
+    assert cache.count_hit("other", 30) == 1

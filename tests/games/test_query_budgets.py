@@ -171,3 +171,32 @@ def test_a_move_reads_the_database_when_the_cached_game_is_out_of_date(alice, bo
     assert stored.ply == game.ply + 1
     assert stored.days_per_move == 7
     assert engine.State.from_dict(stored.state).to_dict() == stored.state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_move_publishes_the_new_game_to_the_cache(alice, bob):
+    """As in production, where the move's transaction is the outermost and really commits: the
+    cache holds the game after the move as soon as the service returns."""
+    from games import cache as game_cache
+
+    users = {0: alice, 1: bob}
+    game = play_moves(start_game(alice, bob), users, 2)
+    selectors.game_get(game_id=game.id)
+
+    moved = services.move_submit(**_next_move(game, users))
+
+    cached = game_cache.cached_game(game.id)
+    assert (cached.ply, cached.updated_at) == (moved.ply, moved.updated_at)
+    assert cached.engine_state().to_dict() == Game.objects.get(pk=game.id).state
+    assert [s.user_id for s in cached.seats.all()] == [alice.pk, bob.pk]
+
+
+def test_a_new_display_name_shows_on_a_cached_game_at_once(alice, bob, api_client_for):
+    game = play_moves(start_game(alice, bob), {0: alice, 1: bob}, 2)
+    client = api_client_for(bob)
+    assert client.get(games_url(game.id)).json()["players"][0]["display_name"] == "alice"
+
+    alice.profile.display_name = "Alice the Tiler"
+    alice.profile.save()
+
+    assert client.get(games_url(game.id)).json()["players"][0]["display_name"] == "Alice the Tiler"
