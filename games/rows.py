@@ -12,22 +12,16 @@ either).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.db import connections, router
 from django.db.models import Model
 
 
-def insert(objs: Sequence[Model]) -> None:
-    """INSERT new instances of one model, in one statement; auto-increment keys are not read
-    back."""
-    if not objs:
-        return
-    model = type(objs[0])
-    meta = model._meta
-    connection = connections[router.db_for_write(model)]
+def _insert_sql(objs: Sequence[Model], connection: Any) -> tuple[str, list[Any]]:
+    meta = objs[0]._meta
     quote = connection.ops.quote_name
-    fields = [f for f in meta.concrete_fields if not f.primary_key or not f.auto_created]
-    fields = [f for f in fields if f is not meta.auto_field]
+    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = (
         f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
@@ -38,18 +32,11 @@ def insert(objs: Sequence[Model]) -> None:
         for obj in objs
         for field in fields
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-    for obj in objs:
-        obj._state.adding = False
-        obj._state.db = connection.alias
+    return sql, params
 
 
-def update(obj: Model, field_names: Sequence[str]) -> int:
-    """UPDATE `obj`'s row, setting the named fields (and any `auto_now` field) from `obj`;
-    returns the number of rows changed."""
+def _update_sql(obj: Model, field_names: Sequence[str], connection: Any) -> tuple[str, list[Any]]:
     meta = obj._meta
-    connection = connections[router.db_for_write(type(obj))]
     quote = connection.ops.quote_name
     fields = [meta.get_field(name) for name in field_names]
     fields += [f for f in meta.concrete_fields if getattr(f, "auto_now", False) and f not in fields]
@@ -59,6 +46,48 @@ def update(obj: Model, field_names: Sequence[str]) -> int:
     )
     params = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in fields]
     params.append(meta.pk.get_db_prep_value(obj.pk, connection))
+    return sql, params
+
+
+def _inserted(objs: Sequence[Model], connection: Any) -> None:
+    for obj in objs:
+        obj._state.adding = False
+        obj._state.db = connection.alias
+
+
+def insert(objs: Sequence[Model]) -> None:
+    """INSERT new instances of one model, in one statement; auto-increment keys are not read
+    back."""
+    if not objs:
+        return
+    connection = connections[router.db_for_write(type(objs[0]))]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(*_insert_sql(objs, connection))
+    _inserted(objs, connection)
+
+
+def update(obj: Model, field_names: Sequence[str]) -> int:
+    """UPDATE `obj`'s row, setting the named fields (and any `auto_now` field) from `obj`;
+    returns the number of rows changed."""
+    connection = connections[router.db_for_write(type(obj))]
+    with connection.cursor() as cursor:
+        cursor.execute(*_update_sql(obj, field_names, connection))
         return cursor.rowcount
+
+
+def insert_and_update(objs: Sequence[Model], obj: Model, field_names: Sequence[str]) -> int:
+    """`insert(objs)` then `update(obj, field_names)`; on PostgreSQL as one statement (the
+    INSERT in a WITH clause), saving a round trip. Returns the number of rows updated."""
+    connection = connections[router.db_for_write(type(obj))]
+    if not objs or connection.vendor != "postgresql":
+        insert(objs)
+        return update(obj, field_names)
+    insert_sql, insert_params = _insert_sql(objs, connection)
+    update_sql, update_params = _update_sql(obj, field_names, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH inserted AS ({insert_sql}) {update_sql}", insert_params + update_params
+        )
+        rowcount = cursor.rowcount
+    _inserted(objs, connection)
+    return rowcount

@@ -381,7 +381,6 @@ def _apply_move(
     entries = [_append(game, engine.move_entry(position, parsed))]
     if new_state.phase == "deal":
         new_state = _deal(game, new_state, entries)
-    rows.insert(entries)
 
     if new_state.phase == "over":
         _finish(game, seats, new_state)
@@ -389,7 +388,10 @@ def _apply_move(
         # Someone new is to move: their clock starts now.
         game.turn_deadline = _deadline(game)
     game.set_engine_state(new_state)
-    rows.update(game, ["state", "ply", "status", "finished_at", "turn_deadline"])
+    # The log entries and the game row, in one statement where the database allows.
+    rows.insert_and_update(
+        entries, game, ["state", "ply", "status", "finished_at", "turn_deadline"]
+    )
     # The cache gets the new game on commit (`_lock_game`).
     game_cache.forget_before_commit(game.pk)
     if game.status == Game.Status.ACTIVE and _computer_seat(seats, new_state) is not None:

@@ -1,6 +1,7 @@
 """The move path's plain-SQL writes store what the ORM's own INSERT and UPDATE would."""
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import rows, services
@@ -40,7 +41,7 @@ def test_insert_stores_the_rows_as_the_orm_reads_them(game):
 
 
 def test_insert_keeps_the_log_unique(game):
-    with pytest.raises(Exception, match="logentry_unique_number"):
+    with pytest.raises(IntegrityError, match="logentry_unique_number"):
         rows.insert([LogEntry(game=game, number=0, kind="deal", data={"tiles": []})])
 
 
@@ -63,3 +64,23 @@ def test_update_sets_the_named_fields_and_updated_at_only(game):
 def test_update_of_a_missing_row_changes_nothing(game):
     Game.objects.filter(pk=game.pk).delete()
     assert rows.update(game, ["ply"]) == 0
+
+
+def test_insert_and_update_writes_both(game):
+    entry = LogEntry(game=game, number=game.ply, kind="move", player=0, data={"move": "C red 1"})
+    game.ply += 1
+
+    assert rows.insert_and_update([entry], game, ["ply"]) == 1
+
+    assert Game.objects.get(pk=game.pk).ply == game.ply
+    assert LogEntry.objects.get(game=game, number=game.ply - 1).data == {"move": "C red 1"}
+
+
+def test_insert_and_update_writes_neither_when_the_insert_fails(game):
+    duplicate = LogEntry(game=game, number=0, kind="deal", data={"tiles": []})
+    game.ply = 500
+
+    with pytest.raises(IntegrityError, match="logentry_unique_number"), transaction.atomic():
+        rows.insert_and_update([duplicate], game, ["ply"])
+
+    assert Game.objects.get(pk=game.pk).ply != 500
