@@ -22,12 +22,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
-from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from rest_framework.authtoken.models import Token
 
 from accounts.models import Profile
+from azul_site.cache import delete_now_and_after_commit
 
 
 def _seconds() -> int:
@@ -81,16 +81,12 @@ def _forget_user(pk: Any) -> None:
         keys += [
             _token_key(k) for k in Token.objects.filter(user_id=pk).values_list("key", flat=True)
         ]
-        # Now, for this transaction's own later reads, and again after commit, in case a reader
-        # put back the old row in between.
-        cache.delete_many(keys)
-        transaction.on_commit(lambda: cache.delete_many(keys))
+        delete_now_and_after_commit(keys)
 
 
 def _forget_token(key: str) -> None:
     if _seconds():
-        cache.delete(_token_key(key))
-        transaction.on_commit(lambda: cache.delete(_token_key(key)))
+        delete_now_and_after_commit([_token_key(key)])
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.cache.user_saved")

@@ -1,4 +1,5 @@
-"""Django's Redis cache backend, keeping its client objects.
+"""Django's Redis cache backend, keeping its client objects; and dropping cached rows a
+transaction changed.
 
 Django's backend builds a new ``redis.Redis`` for every cache operation, and each one rebuilds the
 client's table of response callbacks: a measurable part of a request that touches the cache a few
@@ -9,8 +10,10 @@ pool for each command), so sharing it between threads is safe.
 
 from typing import Any
 
+from django.core.cache import cache
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
+from django.db import transaction
 
 
 class _ClientKeepingRedisCacheClient(RedisCacheClient):
@@ -42,3 +45,10 @@ class RedisCache(DjangoRedisCache):
         pipeline.expire(key, timeout, nx=True)
         count, _ = pipeline.execute()
         return count
+
+
+def delete_now_and_after_commit(keys: list[str]) -> None:
+    """Drop cached copies of rows the current transaction changed: now, so that its own later
+    reads miss, and again after commit, in case a reader put back the old row in between."""
+    cache.delete_many(keys)
+    transaction.on_commit(lambda: cache.delete_many(keys))

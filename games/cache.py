@@ -21,6 +21,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from azul_site.cache import delete_now_and_after_commit
+
 if TYPE_CHECKING:
     from games.models import Game
 
@@ -100,9 +102,7 @@ def _forget_games_of(user_pk: Any) -> None:
         )
     )
     if game_ids:
-        keys = [_key(pk) for pk in game_ids]
-        cache.delete_many(keys)
-        transaction.on_commit(lambda: cache.delete_many(keys))
+        delete_now_and_after_commit([_key(pk) for pk in game_ids])
 
 
 def _user_saved(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:

@@ -24,17 +24,14 @@ class GameQuerySet(models.QuerySet):
         )
         return self.select_related("created_by").prefetch_related(seats)
 
-    def get_with_seats(self, pk: uuid.UUID, *, for_update: bool = False) -> "Game":
+    def get_with_seats(self, pk: uuid.UUID) -> "Game":
         """One game with its creator and its seats, users and profiles, in a single query.
 
         Every game has all its seats from creation, so reading from the seats' side finds the
         game too; the board page, the game API and the move path each save a round trip to the
-        database. With ``for_update``, the game row (only) is locked until the transaction ends.
-        Raises ``Game.DoesNotExist``.
+        database. Raises ``Game.DoesNotExist``.
         """
         rows = Seat.objects.select_related("game__created_by", "user__profile").filter(game_id=pk)
-        if for_update:
-            rows = rows.select_for_update(of=("game",))
         seats = list(rows.order_by("position"))
         if not seats:
             raise Game.DoesNotExist(f"no game {pk}")

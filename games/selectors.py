@@ -44,10 +44,6 @@ def game_get(*, game_id: Any) -> Game:
 # -- one game ------------------------------------------------------------------------------------
 
 
-def _state(game: Game) -> engine.State | None:
-    return game.engine_state()
-
-
 def _name(user: AbstractBaseUser | None) -> str:
     if user is None:
         return ""
@@ -138,7 +134,7 @@ def _legal_moves(game: Game, state: engine.State | None, seat: Seat | None) -> l
 
 def legal_moves_for(*, game: Game, viewer: AbstractBaseUser | None) -> list[str]:
     """The viewer's legal moves in notation; empty unless it is their turn in an active game."""
-    return _legal_moves(game, _state(game), _viewer_seat(game, viewer))
+    return _legal_moves(game, game.engine_state(), _viewer_seat(game, viewer))
 
 
 def _overview(
@@ -166,7 +162,7 @@ def _overview(
 
 def game_view(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, Any]:
     """Everything the board page and the game API show; no queries beyond `game_get`'s."""
-    state = _state(game)
+    state = game.engine_state()
     seat = _viewer_seat(game, viewer)
     legal = _legal_moves(game, state, seat)
     return {
@@ -229,7 +225,7 @@ def game_log(*, game: Game) -> list[dict[str, Any]]:
 
 def game_summary(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, Any]:
     """A game in a list: settings, players and whose turn it is (needs the seats prefetched)."""
-    state = _state(game)
+    state = game.engine_state()
     seat = _viewer_seat(game, viewer)
     overview = _overview(game, state, seat, viewer)
     return {

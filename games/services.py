@@ -66,21 +66,12 @@ def _parse_id(game_id: Any) -> uuid.UUID:
 def _lock_game(game_id: Any) -> Game:
     """The game row, locked until the end of the transaction, with its seats, users and profiles
     (so that the caller can answer with the game as it is after the write, without reading it
-    again)."""
-    try:
-        game = Game.objects.get_with_seats(_parse_id(game_id), for_update=True)
-    except Game.DoesNotExist:
-        raise GameNotFound() from None
-    # Whatever this transaction does to the game, readers get it as it is at the commit.
-    game_cache.publish_on_commit(game)
-    return game
+    again).
 
-
-def _lock_game_for_move(game_id: Any) -> Game:
-    """`_lock_game` for the move path, which runs far more often than any other write: the lock
-    is a one-row `SELECT ... FOR UPDATE`, and the game with its seats comes from the cache of
-    games when the cached copy is the locked row's version (every write to a game changes
-    `updated_at`), else from the database."""
+    Every move takes this lock, so it is cheap: a one-row `SELECT ... FOR UPDATE`, then the game
+    from the cache of games when the cached copy is the locked row's version (every write to a
+    game changes `updated_at`), else from the database.
+    """
     pk = _parse_id(game_id)
     version = Game.objects.lock_version(pk)
     if version is None:
@@ -88,6 +79,7 @@ def _lock_game_for_move(game_id: Any) -> Game:
     game = game_cache.cached_game(pk)
     if game is None or game.updated_at != version:
         game = Game.objects.get_with_seats(pk)
+    # Whatever this transaction does to the game, readers get it as it is at the commit.
     game_cache.publish_on_commit(game)
     return game
 
@@ -411,7 +403,7 @@ def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply
     """
     try:
         with transaction.atomic():
-            game = _lock_game_for_move(game_id)
+            game = _lock_game(game_id)
             seats = _seats(game)
             seat = _seat_of(seats, user)
             if seat is None or seat.invitation == Seat.Invitation.PENDING:

@@ -97,3 +97,24 @@ def api_client_for(db) -> Callable[..., APIClient]:
         return client
 
     return make
+
+
+@pytest.fixture
+def start_game(db) -> Callable:
+    """`start_game(alice, bob, variant="colored")`: a started game, invitations accepted."""
+    from games import services
+
+    def start(creator, *others, variant: str = "colored", days_per_move: int = 3):
+        game = services.game_create(
+            creator=creator,
+            num_players=1 + len(others),
+            variant=variant,
+            days_per_move=days_per_move,
+            seats=[services.SeatSpec(kind="invite", username=o.username) for o in others],
+        )
+        for other in others:
+            # The last acceptance starts the game, and answers with it and its seats.
+            game = services.invitation_respond(game_id=game.id, user=other, accept=True)
+        return game
+
+    return start

@@ -13,17 +13,6 @@ DETAIL_BUDGET = 3  # measured: 1 (seats with their game, creator, users and prof
 LIST_BUDGET = 5  # measured: 4 (current games + seats, finished games + seats)
 
 
-def start_game(alice, bob) -> Game:
-    game = services.game_create(
-        creator=alice,
-        num_players=2,
-        variant="colored",
-        days_per_move=3,
-        seats=[services.SeatSpec(kind="invite", username=bob.username)],
-    )
-    return services.invitation_respond(game_id=game.id, user=bob, accept=True)
-
-
 def play_moves(game: Game, users: dict[int, object], count: int) -> Game:
     for _ in range(count):
         game.refresh_from_db()
@@ -43,7 +32,7 @@ def count(func) -> int:
 
 
 def test_game_detail_costs_the_same_for_a_short_and_a_long_log(
-    alice, bob, api_client_for, django_assert_max_num_queries
+    start_game, alice, bob, api_client_for, django_assert_max_num_queries
 ):
     short = start_game(alice, bob)
     long = start_game(alice, bob)
@@ -65,7 +54,7 @@ def test_game_detail_costs_the_same_for_a_short_and_a_long_log(
 
 
 @pytest.mark.parametrize("viewer", ["player", "watcher"])
-def test_game_view_selector_makes_no_queries(alice, bob, carol, viewer):
+def test_game_view_selector_makes_no_queries(start_game, alice, bob, carol, viewer):
     game = play_moves(start_game(alice, bob), {0: alice, 1: bob}, 10)
     loaded = selectors.game_get(game_id=game.id)
     with CaptureQueriesContext(connection) as ctx:
@@ -73,7 +62,7 @@ def test_game_view_selector_makes_no_queries(alice, bob, carol, viewer):
     assert len(ctx.captured_queries) == 0
 
 
-def make_games(alice, bob, carol, n: int) -> None:
+def make_games(start_game, alice, bob, carol, n: int) -> None:
     for _ in range(n):
         start_game(alice, bob)
         services.game_create(
@@ -105,12 +94,12 @@ def measure_lists(alice, client) -> dict[str, int]:
 
 
 def test_game_lists_cost_the_same_for_one_and_five_games(
-    alice, bob, carol, api_client_for, django_assert_max_num_queries
+    start_game, alice, bob, carol, api_client_for, django_assert_max_num_queries
 ):
     client = api_client_for(alice)
-    make_games(alice, bob, carol, 1)
+    make_games(start_game, alice, bob, carol, 1)
     one = measure_lists(alice, client)
-    make_games(alice, bob, carol, 4)
+    make_games(start_game, alice, bob, carol, 4)
     five = measure_lists(alice, client)
     assert (
         len(selectors.games_for_user(user=alice)["waiting"])
@@ -137,7 +126,7 @@ def _next_move(game: Game, users: dict[int, object]) -> dict:
     }
 
 
-def test_a_move_is_two_statements_when_the_game_is_cached(alice, bob):
+def test_a_move_is_two_statements_when_the_game_is_cached(start_game, alice, bob):
     users = {0: alice, 1: bob}
     game = play_moves(start_game(alice, bob), users, 3)
     selectors.game_get(game_id=game.id)  # a reader caches the game, as the board page does
@@ -156,7 +145,7 @@ def test_a_move_is_two_statements_when_the_game_is_cached(alice, bob):
     assert moved.ply == game.ply + 1
 
 
-def test_a_move_reads_the_database_when_the_cached_game_is_out_of_date(alice, bob):
+def test_a_move_reads_the_database_when_the_cached_game_is_out_of_date(start_game, alice, bob):
     users = {0: alice, 1: bob}
     game = play_moves(start_game(alice, bob), users, 3)
     selectors.game_get(game_id=game.id)
@@ -173,7 +162,7 @@ def test_a_move_reads_the_database_when_the_cached_game_is_out_of_date(alice, bo
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_committed_move_publishes_the_new_game_to_the_cache(alice, bob):
+def test_a_committed_move_publishes_the_new_game_to_the_cache(start_game, alice, bob):
     """As in production, where the move's transaction is the outermost and really commits: the
     cache holds the game after the move as soon as the service returns."""
     from games import cache as game_cache
@@ -190,7 +179,7 @@ def test_a_committed_move_publishes_the_new_game_to_the_cache(alice, bob):
     assert [s.user_id for s in cached.seats.all()] == [alice.pk, bob.pk]
 
 
-def test_a_new_display_name_shows_on_a_cached_game_at_once(alice, bob, api_client_for):
+def test_a_new_display_name_shows_on_a_cached_game_at_once(start_game, alice, bob, api_client_for):
     game = play_moves(start_game(alice, bob), {0: alice, 1: bob}, 2)
     client = api_client_for(bob)
     assert client.get(games_url(game.id)).json()["players"][0]["display_name"] == "alice"

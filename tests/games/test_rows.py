@@ -4,22 +4,15 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import rows, services
+from games import rows
 from games.models import Game, LogEntry
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def game(alice, bob) -> Game:
-    game = services.game_create(
-        creator=alice,
-        num_players=2,
-        variant="colored",
-        days_per_move=3,
-        seats=[services.SeatSpec(kind="invite", username=bob.username)],
-    )
-    return services.invitation_respond(game_id=game.id, user=bob, accept=True)
+def game(start_game, alice, bob) -> Game:
+    return start_game(alice, bob)
 
 
 def test_insert_stores_the_rows_as_the_orm_reads_them(game):

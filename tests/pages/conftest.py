@@ -1,9 +1,6 @@
 """Games for the page tests, made through the services the way players make them."""
 
 import random
-from collections.abc import Callable
-
-import pytest
 
 from games import engine, selectors, services
 from games.models import Game
@@ -36,22 +33,3 @@ def play_moves(game: Game, count: int, seed: int = 7) -> Game:
         move = str(engine.random_move(state, rng, position))
         services.move_submit(game_id=game.id, user=user, move=move, expected_ply=game.ply)
     return selectors.game_get(game_id=game.id)
-
-
-@pytest.fixture
-def start_game(db) -> Callable[..., Game]:
-    """`start_game(alice, bob, variant="colored")`: a started game, invitations accepted."""
-
-    def start(creator, *others, variant: str = "colored", days_per_move: int = 3) -> Game:
-        game = services.game_create(
-            creator=creator,
-            num_players=1 + len(others),
-            variant=variant,
-            days_per_move=days_per_move,
-            seats=[services.SeatSpec(kind="invite", username=o.username) for o in others],
-        )
-        for other in others:
-            services.invitation_respond(game_id=game.id, user=other, accept=True)
-        return selectors.game_get(game_id=game.id)
-
-    return start
