@@ -10,7 +10,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import IntegrityError
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
@@ -43,6 +44,39 @@ class LimitedJSONParser(JSONParser):
                 raise PayloadTooLarge()
             stream = io.BytesIO(body)
         return super().parse(stream, media_type, parser_context)
+
+
+class ContentNegotiation(DefaultContentNegotiation):
+    """DRF's negotiation, with the common cases (an `Accept` of `*/*`, none, or exactly
+    `application/json`, and no `?format=`) answered as DRF would without parsing media types."""
+
+    def select_renderer(self, request: Any, renderers: Any, format_suffix: Any = None) -> Any:
+        accept = request.META.get("HTTP_ACCEPT", "*/*")
+        if format_suffix is None and self.settings.URL_FORMAT_OVERRIDE not in request.GET:
+            if accept == "*/*":
+                return renderers[0], renderers[0].media_type
+            if accept == "application/json":
+                for renderer in renderers:
+                    if renderer.media_type == accept:
+                        return renderer, accept
+        return super().select_renderer(request, renderers, format_suffix)
+
+
+_input_serializers: dict[type[serializers.Serializer], serializers.Serializer] = {}
+
+
+def validated_input(serializer_class: type[serializers.Serializer], data: Any) -> Any:
+    """What `serializer_class(data=data).is_valid(raise_exception=True)` validates, or the
+    ValidationError it raises.
+
+    DRF builds a serializer's fields afresh (deep copies of the declared ones) for every
+    instance, which costs more than validating a move. Validation keeps no state on the
+    serializer, so input serializers that need no context validate through one shared instance.
+    """
+    serializer = _input_serializers.get(serializer_class)
+    if serializer is None:
+        serializer = _input_serializers[serializer_class] = serializer_class()
+    return serializer.run_validation(data)
 
 
 def _flatten(detail: Any, prefix: str = "") -> list[str]:

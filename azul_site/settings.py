@@ -198,6 +198,7 @@ REST_FRAMEWORK = {
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is
     # {"detail": ...} (see azul_site/api.py).
     "DEFAULT_PARSER_CLASSES": ["azul_site.api.LimitedJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "azul_site.api.ContentNegotiation",
     "EXCEPTION_HANDLER": "azul_site.api.api_exception_handler",
 }
 # Requests to the site are small (a move is a few words); refuse big bodies early.
@@ -242,10 +243,8 @@ SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# Games read by the board page and the API are cached (games/cache.py) only where every process
-# shares the cache: with Redis, or when set explicitly for a single-process server.
-GAME_CACHE_SECONDS = env.int("GAME_CACHE_SECONDS", default=60 if REDIS_URL else 0)
-# Likewise the signed-in user and API tokens (accounts/cache.py).
+# The signed-in user and API tokens' owners are cached (accounts/cache.py) only where every
+# process shares the cache: with Redis, or when set explicitly for a single-process server.
 USER_CACHE_SECONDS = env.int("USER_CACHE_SECONDS", default=300 if REDIS_URL else 0)
 
 # Sessions are read on every page: serve them from the cache, with the database behind it.

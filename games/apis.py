@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from azul_site.api import LimitedJSONParser
+from azul_site.api import LimitedJSONParser, validated_input
 from games import selectors, services
 from games.models import Game
 from games.serializers import (
@@ -57,11 +57,8 @@ class GameListApi(GameApiBase):
         responses={200: GameSummarySerializer(many=True), 400: ERRORS[400]},
     )
     def get(self, request: Request) -> Response:
-        filters = StatusFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        games = selectors.games_for_user(
-            user=request.user, status=filters.validated_data.get("status")
-        )
+        filters = validated_input(StatusFilterSerializer, request.query_params)
+        games = selectors.games_for_user(user=request.user, status=filters.get("status"))
         return Response(games["my_turn"] + games["waiting"] + games["finished"])
 
     @extend_schema(
@@ -70,9 +67,7 @@ class GameListApi(GameApiBase):
         responses={201: GameViewSerializer, 400: ERRORS[400], 413: ERRORS[413]},
     )
     def post(self, request: Request) -> Response:
-        data = GameCreateInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = validated_input(GameCreateInputSerializer, request.data)
         game = services.game_create(
             creator=request.user,
             num_players=values["players"],
@@ -91,7 +86,7 @@ class GameListApi(GameApiBase):
 class GameDetailApi(GameApiBase):
     @extend_schema(summary="A game", responses={200: GameViewSerializer, 404: ERRORS[404]})
     def get(self, request: Request, game_id: str) -> Response:
-        return self.game_view_response(request, selectors.game_get(game_id=game_id))
+        return Response(selectors.game_view_cached(game_id=game_id, viewer=request.user))
 
 
 class GameLegalMovesApi(GameApiBase):
@@ -101,8 +96,7 @@ class GameLegalMovesApi(GameApiBase):
         responses={200: LegalMovesSerializer, 404: ERRORS[404]},
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id=game_id)
-        view = selectors.game_view(game=game, viewer=request.user)
+        view = selectors.game_view_cached(game_id=game_id, viewer=request.user)
         return Response({name: view[name] for name in LEGAL_MOVES_FIELDS})
 
 
@@ -124,13 +118,12 @@ class GameMovesApi(GameApiBase):
         responses={201: GameViewSerializer, **ERRORS},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = MoveInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated_input(MoveInputSerializer, request.data)
         game = services.move_submit(
             game_id=game_id,
             user=request.user,
-            move=data.validated_data["move"],
-            expected_ply=data.validated_data["expected_ply"],
+            move=data["move"],
+            expected_ply=data["expected_ply"],
         )
         return self.game_view_response(request, game, status.HTTP_201_CREATED)
 
@@ -154,10 +147,9 @@ class GameInvitationApi(GameApiBase):
         responses={200: GameViewSerializer, **ERRORS},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = InvitationInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated_input(InvitationInputSerializer, request.data)
         game = services.invitation_respond(
-            game_id=game_id, user=request.user, accept=data.validated_data["accept"]
+            game_id=game_id, user=request.user, accept=data["accept"]
         )
         return self.game_view_response(request, game)
 

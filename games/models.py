@@ -9,11 +9,10 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 
-from games import cache as game_cache
-from games import engine
+from games import engine, rows
 
 
 class GameQuerySet(models.QuerySet):
@@ -24,50 +23,50 @@ class GameQuerySet(models.QuerySet):
         )
         return self.select_related("created_by").prefetch_related(seats)
 
-    def get_with_seats(self, pk: uuid.UUID) -> "Game":
-        """One game with its creator and its seats, users and profiles, in a single query.
+    def get_with_seats(self, pk: uuid.UUID, *, lock: bool = False) -> "Game":
+        """One game with its seats in order, their users and profiles, and its creator (who sits
+        at it). Raises ``Game.DoesNotExist``.
 
-        Every game has all its seats from creation, so reading from the seats' side finds the
-        game too; the board page, the game API and the move path each save a round trip to the
-        database. Raises ``Game.DoesNotExist``.
+        Read by every board page, game API call and move, so written out in plain SQL
+        (`games.rows`). Without `lock`, one statement, from the seats' side (every game has all
+        its seats from creation). With `lock`, the game's row is locked until the end of the
+        transaction, and the seats are read by a second statement once the lock is granted: read
+        in the locking statement, they would be as they were before it waited for the lock, and
+        miss a seat that the writer it waited for had just filled.
         """
-        rows = Seat.objects.select_related("game__created_by", "user__profile").filter(game_id=pk)
-        seats = list(rows.order_by("position"))
-        if not seats:
-            raise Game.DoesNotExist(f"no game {pk}")
-        game = seats[0].game
+        if lock:
+            found = rows.select(Game, where={"pk": pk}, lock=True)
+            if not found:
+                raise Game.DoesNotExist(f"no game {pk}")
+            game = found[0]
+            seats = rows.select(Seat, SEAT_RELATED, where={"game": pk}, order_by=["position"])
+        else:
+            related = ["game", *SEAT_RELATED]
+            seats = rows.select(Seat, related, where={"game": pk}, order_by=["position"])
+            if not seats:
+                raise Game.DoesNotExist(f"no game {pk}")
+            game = seats[0].game
         game.attach_seats(seats)
+        creator = next((s.user for s in seats if s.user_id == game.created_by_id), None)
+        if creator is not None:
+            Game.created_by.field.set_cached_value(game, creator)
         return game
 
-    def lock_version(self, pk: uuid.UUID) -> Any:
-        """Lock the game's row until the end of the transaction and return its `updated_at`
-        (which every write to a game changes), or None if there is no such game.
 
-        The move path's lock, taken on every move: one `SELECT ... FOR UPDATE` of one column,
-        written out rather than built by the ORM, whose query building costs more than the
-        database's answer; values go through the backend's conversions as the ORM's would.
-        """
-        from django.db import connections
+SEAT_RELATED = ["user", "user__profile"]
 
-        connection = connections[self.db]
-        quote = connection.ops.quote_name
-        meta = self.model._meta
-        updated_at = meta.get_field("updated_at")
-        sql = (
-            f"SELECT {quote(updated_at.column)} FROM {quote(meta.db_table)}"
-            f" WHERE {quote(meta.pk.column)} = %s"
-        )
-        if connection.features.has_select_for_update:
-            sql += " FOR UPDATE"
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [meta.pk.get_db_prep_value(pk, connection)])
-            row = cursor.fetchone()
-        if row is None:
-            return None
-        value, column = row[0], updated_at.get_col(meta.db_table)
-        for convert in connection.ops.get_db_converters(column):
-            value = convert(value, column, connection)
-        return value
+# Parsed engine states by game version, (pk, ply, updated_at): a game's state is a function of its
+# log (append-only, `ply` entries long), and every write to a game changes `updated_at`. Parsing
+# checks every field and costs more than reading the game, so each process keeps the states it
+# parsed or wrote lately; they are immutable, so requests share them.
+_PARSED_STATES_MAX = 2048
+_parsed_states: dict[tuple[Any, ...], engine.State] = {}
+
+
+def _remember_parsed(version: tuple[Any, ...], state: engine.State) -> None:
+    if len(_parsed_states) >= _PARSED_STATES_MAX:
+        _parsed_states.clear()
+    _parsed_states[version] = state
 
 
 DAYS_PER_MOVE_CHOICES = [(d, f"{d} day" if d == 1 else f"{d} days") for d in (1, 2, 3, 5, 7, 14)]
@@ -136,21 +135,45 @@ class Game(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         super().save(*args, **kwargs)
-        game_cache.forget(self.pk)
+        self.remember_engine_state_on_commit()
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> "Game":
+        game = super().from_db(db, field_names, values)
+        # Which version of the game `state` is, while it is the value read.
+        game._loaded = (game.__dict__.get("state"), (game.pk, game.ply, game.updated_at))
+        return game
 
     def engine_state(self) -> engine.State | None:
-        """`state` as the engine's `State` (None before the game starts), parsed once per
-        instance; a game taken from the cache brings its parsed state along."""
+        """`state` as the engine's `State` (None before the game starts): parsed once per
+        instance, and once per process for a version of the game read from the database."""
         parsed = self.__dict__.get("_engine_state")
-        if parsed is None or parsed[0] is not self.state:
-            parsed = (self.state, engine.State.from_dict(self.state) if self.state else None)
-            self._engine_state = parsed
-        return parsed[1]
+        if parsed is not None and parsed[0] is self.state:
+            return parsed[1]
+        state = None
+        if self.state:
+            loaded = self.__dict__.get("_loaded")
+            version = loaded[1] if loaded is not None and loaded[0] is self.state else None
+            state = _parsed_states.get(version) if version is not None else None
+            if state is None:
+                state = engine.State.from_dict(self.state)
+                if version is not None:
+                    _remember_parsed(version, state)
+        self._engine_state = (self.state, state)
+        return state
 
     def set_engine_state(self, state: engine.State) -> None:
         """Set `state` from the engine's `State` (which the engine never mutates)."""
         self.state = state.to_dict()
         self._engine_state = (self.state, state)
+
+    def remember_engine_state_on_commit(self) -> None:
+        """The game was just written: once that commits, the next read of this version in this
+        process need not parse its state."""
+        parsed = self.__dict__.get("_engine_state")
+        if parsed is not None and parsed[0] is self.state and parsed[1] is not None:
+            version, state = (self.pk, self.ply, self.updated_at), parsed[1]
+            transaction.on_commit(lambda: _remember_parsed(version, state), using=self._state.db)
 
     def attach_seats(self, seats: list["Seat"]) -> None:
         """Make `seats` (all of this game's, in order) what `self.seats.all()` returns, without a

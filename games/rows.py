@@ -1,21 +1,193 @@
-"""Plain-SQL writes of model rows, for the move path.
+"""Plain-SQL reads and writes of model rows, for the hottest paths: reading a game with its seats
+(every board page, game API call and move) and writing a move.
 
-A move appends a log entry and updates its game's row, and moves are the site's most frequent
-write. Building those two statements with the ORM (`bulk_create`, `QuerySet.update`) costs
+Building these statements with the ORM (`select_related`, `bulk_create`, `QuerySet.update`) costs
 several times what the database takes to run them, so they are written out here from the models'
-own field metadata instead: each value goes through the field's `pre_save` (`auto_now`...) and
-`get_db_prep_save` exactly as the ORM's own INSERT and UPDATE would, on any backend. Nothing here
-knows a table or a column by name; signals are not sent (the ORM's bulk writes do not send them
-either).
+own field metadata instead. Values go through the same conversions as in the ORM: on the way in,
+the field's `pre_save` (`auto_now`...) and `get_db_prep_save`; on the way out, the backend's and
+the field's converters, then `Model.from_db`, with related objects cached on the instances as
+`select_related` caches them. Nothing here knows a table or a column by name; signals are not
+sent for writes (the ORM's bulk writes do not send them either).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Model
+from django.db.models import Field, Model
+from django.db.models.fields.reverse_related import ForeignObjectRel
+
+# -- reads ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Table:
+    """One model in a `select`: its alias, where its columns start in a row, how to convert them,
+    and how to attach its instance to the instance it was reached from."""
+
+    model: type[Model]
+    start: int
+    end: int
+    pk: int  # the primary key's column in a row
+    converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]  # (offset, ..., col)
+    parent: int | None  # index of the table it hangs from
+    attach: Callable[[Model, Model | None], None] | None  # parent.<relation> = instance
+    attach_back: Callable[[Model, Model], None] | None  # instance.<relation> = parent
+
+
+@dataclass(frozen=True)
+class _Plan:
+    sql: str
+    tables: tuple[_Table, ...]
+    where_fields: tuple[Field, ...]
+
+
+_plans: dict[tuple[Any, ...], _Plan] = {}
+
+
+def _plan(
+    model: type[Model],
+    related: tuple[str, ...],
+    where: tuple[str, ...],
+    order_by: tuple[str, ...],
+    lock: bool,
+    connection: Any,
+) -> _Plan:
+    quote = connection.ops.quote_name
+    columns: list[str] = []
+    joins: list[str] = []
+    tables: list[_Table] = []
+    by_path: dict[str, tuple[int, bool]] = {}  # path -> (table index, reached by an outer join)
+
+    def add(table_model, alias, parent, attach, attach_back) -> int:
+        fields = table_model._meta.concrete_fields
+        converters = []
+        for offset, field in enumerate(fields):
+            col = field.get_col(alias)
+            found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+            if found:
+                converters.append((offset, tuple(found), col))
+        start = len(columns)
+        tables.append(
+            _Table(
+                table_model,
+                start,
+                start + len(fields),
+                start + fields.index(table_model._meta.pk),
+                tuple(converters),
+                parent,
+                attach,
+                attach_back,
+            )
+        )
+        columns.extend(f"{quote(alias)}.{quote(f.column)}" for f in fields)
+        return len(tables) - 1
+
+    add(model, "t0", None, None, None)
+    for path in related:
+        parent_path, _, name = path.rpartition("__")
+        parent, parent_outer = by_path[parent_path] if parent_path else (0, False)
+        parent_model, parent_alias = tables[parent].model, f"t{parent}"
+        relation = parent_model._meta.get_field(name)
+        alias = f"t{len(tables)}"
+        if isinstance(relation, ForeignObjectRel):  # a reverse one-to-one, e.g. user -> profile
+            remote = relation.field
+            target = relation.related_model
+            on = (
+                f"{quote(parent_alias)}.{quote(remote.target_field.column)}"
+                f" = {quote(alias)}.{quote(remote.column)}"
+            )
+            outer = True
+            attach, attach_back = relation.set_cached_value, remote.set_cached_value
+        else:  # a forward foreign key
+            target = relation.related_model
+            on = (
+                f"{quote(parent_alias)}.{quote(relation.column)}"
+                f" = {quote(alias)}.{quote(relation.target_field.column)}"
+            )
+            outer = parent_outer or relation.null
+            attach = relation.set_cached_value
+            attach_back = relation.remote_field.set_cached_value if relation.unique else None
+        joins.append(
+            f"{'LEFT OUTER' if outer else 'INNER'} JOIN {quote(target._meta.db_table)}"
+            f" {quote(alias)} ON ({on})"
+        )
+        by_path[path] = (add(target, alias, parent, attach, attach_back), outer)
+
+    meta = model._meta
+    where_fields = tuple(meta.get_field(name) if name != "pk" else meta.pk for name in where)
+    sql = f"SELECT {', '.join(columns)} FROM {quote(meta.db_table)} {quote('t0')}"
+    if joins:
+        sql += " " + " ".join(joins)
+    if where_fields:
+        conditions = [f"{quote('t0')}.{quote(f.column)} = %s" for f in where_fields]
+        sql += " WHERE " + " AND ".join(conditions)
+    if order_by:
+        sql += " ORDER BY " + ", ".join(
+            f"{quote('t0')}.{quote(meta.get_field(name).column)}" for name in order_by
+        )
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+        if joins and connection.features.has_select_for_update_of:
+            sql += f" OF {quote('t0')}"
+    return _Plan(sql, tuple(tables), where_fields)
+
+
+def select(
+    model: type[Model],
+    related: Sequence[str] = (),
+    *,
+    where: dict[str, Any],
+    order_by: Sequence[str] = (),
+    lock: bool = False,
+) -> list[Model]:
+    """`model.objects.select_related(*related).filter(**where).order_by(*order_by)`, with
+    `select_for_update(of=("self",))` when `lock`, as a list; `where` is field name -> value.
+
+    Related objects reached by one path from several rows (a game from each of its seats) are one
+    instance, built once.
+    """
+    connection = connections[(router.db_for_write if lock else router.db_for_read)(model)]
+    key = (model, tuple(related), tuple(where), tuple(order_by), lock, connection.alias)
+    plan = _plans.get(key)
+    if plan is None:
+        plan = _plans[key] = _plan(model, *key[1:5], connection)
+    params = [
+        field.get_db_prep_value(value, connection)
+        for field, value in zip(plan.where_fields, where.values(), strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(plan.sql, params)
+        rows = cursor.fetchall()
+
+    db = connection.alias
+    results: list[Model] = []
+    built: dict[tuple[int, Any], Model] = {}
+    for row in rows:
+        instances: list[Model | None] = []
+        for index, table in enumerate(plan.tables):
+            pk = row[table.pk]
+            instance = None if pk is None else built.get((index, pk))
+            if instance is None and pk is not None:
+                values = list(row[table.start : table.end])
+                for offset, converters, col in table.converters:
+                    value = values[offset]
+                    for convert in converters:
+                        value = convert(value, col, connection)
+                    values[offset] = value
+                instance = built[index, pk] = table.model.from_db(db, None, values)
+            instances.append(instance)
+            if table.parent is not None:
+                parent = instances[table.parent]
+                if parent is not None:
+                    table.attach(parent, instance)
+                    if instance is not None and table.attach_back is not None:
+                        table.attach_back(instance, parent)
+        results.append(instances[0])
+    return results
 
 
 def _insert_sql(objs: Sequence[Model], connection: Any) -> tuple[str, list[Any]]:

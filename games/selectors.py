@@ -8,12 +8,15 @@ future deals exists). Only players see their own legal moves.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.cache import cache as django_cache
+from django.db import connections, router
 from django.db.models import Count, Exists, OuterRef, Q
 
-from games import cache as game_cache
 from games import engine
 from games.errors import GameNotFound
 from games.models import Game, LogEntry, Seat
@@ -22,23 +25,103 @@ FINISHED_LIMIT = 20
 LOBBY_LIMIT = 100
 
 
-def game_get(*, game_id: Any) -> Game:
-    """The game with its seats, their users and profiles; GameNotFound otherwise.
+VIEW_CACHE_SECONDS = 600
+"""How long a game's view (the API's) or its rendered board (the page's) is kept for reuse. Both
+are cached under the game's version (`GameVersion`), so they never show an older game."""
 
-    From the cache of games (`games.cache`) when it has it, else one query.
-    """
+
+def _game_pk(game_id: Any) -> uuid.UUID:
     try:
-        pk = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
+        return game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
     except (ValueError, TypeError, AttributeError):
         raise GameNotFound() from None
-    game = game_cache.cached_game(pk)
-    if game is None:
-        try:
-            game = Game.objects.get_with_seats(pk)
-        except Game.DoesNotExist:
-            raise GameNotFound() from None
-        game_cache.remember(game)
-    return game
+
+
+def game_get(*, game_id: Any) -> Game:
+    """The game with its seats, their users and profiles, in one query; GameNotFound otherwise."""
+    try:
+        return Game.objects.get_with_seats(_game_pk(game_id))
+    except Game.DoesNotExist:
+        raise GameNotFound() from None
+
+
+@dataclass(frozen=True)
+class GameVersion:
+    """Which version of a game a viewer sees: what the views and boards cached for it are keyed
+    by. A game's `updated_at` changes with every write to it, and with every change of a name it
+    shows (`services.games_touch_for_player`); the viewer's seat decides what is theirs to see."""
+
+    id: uuid.UUID
+    ply: int
+    updated_at: Any
+    created_by_id: Any
+    viewer_seat: str  # "watcher", "<position>", or "<position>-invited"
+
+    @property
+    def started(self) -> bool:
+        return self.ply > 0  # the first deal is the first log entry
+
+    @property
+    def key(self) -> str:
+        return f"{self.id}:{self.ply}:{self.updated_at.timestamp():.6f}:{self.viewer_seat}"
+
+
+@cache
+def _version_sql(alias: str) -> str:
+    quote = connections[alias].ops.quote_name
+    game, seat = Game._meta, Seat._meta
+
+    def column(meta: Any, name: str) -> str:
+        return quote(meta.get_field(name).column)
+
+    g, s = quote("g"), quote("s")
+    return (
+        f"SELECT {g}.{column(game, 'ply')}, {g}.{column(game, 'updated_at')},"
+        f" {g}.{column(game, 'created_by')}, {s}.{column(seat, 'position')},"
+        f" {s}.{column(seat, 'invitation')}"
+        f" FROM {quote(game.db_table)} {g} LEFT OUTER JOIN {quote(seat.db_table)} {s}"
+        f" ON ({s}.{column(seat, 'game')} = {g}.{quote(game.pk.column)}"
+        f" AND {s}.{column(seat, 'user')} = %s)"
+        f" WHERE {g}.{quote(game.pk.column)} = %s"
+    )
+
+
+def game_version(*, game_id: Any, viewer: AbstractBaseUser | None) -> GameVersion:
+    """The game's current version as `viewer` sees it, in one small query; GameNotFound
+    otherwise."""
+    pk = _game_pk(game_id)
+    alias = router.db_for_read(Game)
+    connection = connections[alias]
+    viewer_pk = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _version_sql(alias), [viewer_pk, Game._meta.pk.get_db_prep_value(pk, connection)]
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise GameNotFound()
+    ply, updated_at, created_by_id, position, invitation = row
+    column = Game._meta.get_field("updated_at").get_col(Game._meta.db_table)
+    for convert in connection.ops.get_db_converters(column):  # e.g. SQLite's text to datetime
+        updated_at = convert(updated_at, column, connection)
+    if position is None:
+        viewer_seat = "watcher"
+    elif invitation == Seat.Invitation.PENDING:
+        viewer_seat = f"{position}-invited"
+    else:
+        viewer_seat = str(position)
+    return GameVersion(pk, ply, updated_at, created_by_id, viewer_seat)
+
+
+def game_view_cached(*, game_id: Any, viewer: AbstractBaseUser | None) -> dict[str, Any]:
+    """`game_view` of the game as it is now, built once per version and viewer's seat."""
+    version = game_version(game_id=game_id, viewer=viewer)
+    key = f"games:view:{version.key}"
+    view = django_cache.get(key)
+    if view is None:
+        view = game_view(game=game_get(game_id=version.id), viewer=viewer)
+        django_cache.set(key, view, VIEW_CACHE_SECONDS)
+    return view
 
 
 # -- one game ------------------------------------------------------------------------------------
@@ -96,12 +179,6 @@ def _viewer_seat(game: Game, viewer: AbstractBaseUser | None) -> Seat | None:
         ),
         None,
     )
-
-
-def viewer_position(*, game: Game, viewer: AbstractBaseUser | None) -> int | None:
-    """The position of the viewer's seat at this game (not an unanswered invitation), or None."""
-    seat = _viewer_seat(game, viewer)
-    return seat.position if seat is not None else None
 
 
 def _result(state: engine.State) -> dict[str, Any]:

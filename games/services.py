@@ -23,7 +23,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.selectors import player_get
-from games import cache as game_cache
 from games import engine, rows
 from games.engine.bots import choose_move
 from games.errors import (
@@ -64,24 +63,13 @@ def _parse_id(game_id: Any) -> uuid.UUID:
 
 
 def _lock_game(game_id: Any) -> Game:
-    """The game row, locked until the end of the transaction, with its seats, users and profiles
-    (so that the caller can answer with the game as it is after the write, without reading it
-    again).
-
-    Every move takes this lock, so it is cheap: a one-row `SELECT ... FOR UPDATE`, then the game
-    from the cache of games when the cached copy is the locked row's version (every write to a
-    game changes `updated_at`), else from the database.
-    """
-    pk = _parse_id(game_id)
-    version = Game.objects.lock_version(pk)
-    if version is None:
-        raise GameNotFound()
-    game = game_cache.cached_game(pk)
-    if game is None or game.updated_at != version:
-        game = Game.objects.get_with_seats(pk)
-    # Whatever this transaction does to the game, readers get it as it is at the commit.
-    game_cache.publish_on_commit(game)
-    return game
+    """The game, its row locked until the end of the transaction, with its seats, users and
+    profiles (so that the caller can answer with the game as it is after the write, without
+    reading it again)."""
+    try:
+        return Game.objects.get_with_seats(_parse_id(game_id), lock=True)
+    except Game.DoesNotExist:
+        raise GameNotFound() from None
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -384,8 +372,7 @@ def _apply_move(
     rows.insert_and_update(
         entries, game, ["state", "ply", "status", "finished_at", "turn_deadline"]
     )
-    # The cache gets the new game on commit (`_lock_game`).
-    game_cache.forget_before_commit(game.pk)
+    game.remember_engine_state_on_commit()
     if game.status == Game.Status.ACTIVE and _computer_seat(seats, new_state) is not None:
         _enqueue_computer_move(game)
     return game
@@ -470,3 +457,13 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
             return _apply_move(game, _seats(game), found[1], found[0].position, move)
     except IntegrityError:
         return None
+
+
+# -- names shown on games ------------------------------------------------------------------------
+
+
+def games_touch_for_player(*, user_id: Any) -> int:
+    """A name that games show changed (a player's display name or username): give every game where
+    they sit a new version, so that views and boards cached for the old one are not shown again.
+    Returns the number of games."""
+    return Game.objects.filter(seats__user_id=user_id).update(updated_at=timezone.now())

@@ -30,9 +30,9 @@ def _viewer_tz(user: Any) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo("UTC")
 
 
-def _game_or_404(game_id: UUID) -> Any:
+def _version_or_404(game_id: UUID, viewer: Any) -> selectors.GameVersion:
     try:
-        return selectors.game_get(game_id=game_id)
+        return selectors.game_version(game_id=game_id, viewer=viewer)
     except GameNotFound as exc:
         raise Http404(exc.message) from None
 
@@ -50,11 +50,6 @@ def _log_rows(log: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str
                 {"kind": "move", "name": names.get(player, f"Seat {player}"), "move": entry["move"]}
             )
     return rows
-
-
-BOARD_CACHE_SECONDS = 600
-"""How long a rendered board may be reused. Its key holds everything the board shows except
-players' display names, which may lag this long behind a change."""
 
 
 def _game_context(game: Any, viewer: Any) -> dict[str, Any]:
@@ -91,21 +86,19 @@ _SNAPSHOT_BOARD = ("round", "phase", "can_move", "legal_moves")
 _SNAPSHOT_KEYS = ("tiling_line", "to_move_names", "page_url", "board_url", "api_move_url")
 
 
-def _board_snapshot(game: Any, viewer: Any) -> dict[str, Any]:
+def _board_snapshot(version: selectors.GameVersion, viewer: Any) -> dict[str, Any]:
     """A started game's board as the viewer's seat sees it: the rendered factories, boards and
     log, and the few values the page shows around them.
 
     Building and rendering a board is most of a board page's cost, while what it shows changes
-    only when the log grows or the game's seats change (`updated_at`), so it is built once per
-    ply and seat and reused by every viewer in that seat. Nothing personal goes in: no CSRF token
-    (the move form is rendered around it), no time zone, no time left.
+    only with the game's version, so it is built once per version and seat and reused by every
+    viewer in that seat. Nothing personal goes in: no CSRF token (the move form is rendered
+    around it), no time zone, no time left.
     """
-    seat = selectors.viewer_position(game=game, viewer=viewer)
-    key = ":".join(
-        ("games:board", str(game.id), str(game.ply), str(game.updated_at.timestamp()), str(seat))
-    )
+    key = f"games:board:{version.key}"
     snapshot = cache.get(key)
     if snapshot is None:
+        game = selectors.game_get(game_id=version.id)
         context = _game_context(game, viewer)
         snapshot = {
             "game": {k: context["game"][k] for k in _SNAPSHOT_GAME},
@@ -124,20 +117,21 @@ def _board_snapshot(game: Any, viewer: Any) -> dict[str, Any]:
                 {**context, "log": _log_rows(selectors.game_log(game=game), context["names"])},
             ),
         }
-        cache.set(key, snapshot, BOARD_CACHE_SECONDS)
+        cache.set(key, snapshot, selectors.VIEW_CACHE_SECONDS)
     for name in ("move_options", "legal_moves_script", "board_main", "board_side"):
         snapshot[name] = mark_safe(snapshot[name])
     return snapshot
 
 
-def _board_context(request: HttpRequest, game: Any) -> dict[str, Any]:
+def _board_context(request: HttpRequest, version: selectors.GameVersion) -> dict[str, Any]:
     """The context of `_board.html`: a cached snapshot once the game has a board; before that,
     the seats and invitations (not cached: they are few, and the forms are personal)."""
-    context = (
-        _board_snapshot(game, request.user) if game.state else _game_context(game, request.user)
-    )
+    if version.started:
+        context = _board_snapshot(version, request.user)
+    else:
+        context = _game_context(selectors.game_get(game_id=version.id), request.user)
     context["viewer_tz"] = _viewer_tz(request.user)
-    context["is_creator"] = game.created_by_id == request.user.pk
+    context["is_creator"] = version.created_by_id == request.user.pk
     return context
 
 
@@ -164,19 +158,19 @@ def game_detail(request: HttpRequest, game_id: UUID) -> HttpResponse:
             else:
                 messages.success(request, f"You played {form.cleaned_data['move']}.")
         return redirect("games:detail", game_id=game_id)
-    game = _game_or_404(game_id)
-    return render(request, "games/detail.html", _board_context(request, game))
+    version = _version_or_404(game_id, request.user)
+    return render(request, "games/detail.html", _board_context(request, version))
 
 
 @login_required
 @require_GET
 def game_board(request: HttpRequest, game_id: UUID) -> HttpResponse:
     """The board partial the page's script swaps in; 204 when `?since=<ply>` is still current."""
-    game = _game_or_404(game_id)
+    version = _version_or_404(game_id, request.user)
     since = request.GET.get("since")
-    if since is not None and since == str(game.ply):
+    if since is not None and since == str(version.ply):
         return HttpResponse(status=204)
-    return render(request, "games/_board.html", _board_context(request, game))
+    return render(request, "games/_board.html", _board_context(request, version))
 
 
 @login_required

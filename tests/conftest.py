@@ -24,9 +24,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # emptied before each test, and Celery tasks run in-process when sent.
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    # One process, so the caches of games and users are safe, and every web test goes through
-    # them.
-    settings.GAME_CACHE_SECONDS = 60
+    # One process, so the cache of users is safe, and every web test goes through it.
     settings.USER_CACHE_SECONDS = 60
 
 

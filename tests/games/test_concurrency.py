@@ -82,3 +82,51 @@ def legal_moves_of(user, game) -> list[str]:
     client = APIClient()
     client.force_authenticate(user)
     return client.get(games_url(game.pk, "legal-moves")).json()["legal_moves"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_many_players_joining_the_open_seats_at_once(alice, make_user):
+    """The lock reads the seats once it is granted, so the writers who waited see the seats
+    taken before them (a join that does not fill the game leaves the game's row unchanged)."""
+    from games import services
+
+    game = services.game_create(
+        creator=alice,
+        num_players=4,
+        variant="colored",
+        days_per_move=3,
+        seats=[
+            services.SeatSpec(kind="computer"),
+            services.SeatSpec(kind="open"),
+            services.SeatSpec(kind="open"),
+        ],
+    )
+    joiners = [make_user(f"joiner{i}") for i in range(THREADS)]
+    barrier = threading.Barrier(THREADS)
+    statuses: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def join(user) -> None:
+        client = APIClient()
+        client.force_authenticate(user)
+        try:
+            barrier.wait(timeout=10)
+            response = client.post(games_url(game.id, "join"), format="json")
+            with lock:
+                statuses[user.username] = response.status_code
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=join, args=(user,)) for user in joiners]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    winners = {name for name, status in statuses.items() if status == 200}
+    assert sorted(statuses.values()) == [200] * 2 + [409] * (THREADS - 2), statuses
+    row = Game.objects.get(pk=game.id)
+    assert row.status == Game.Status.ACTIVE
+    seated = list(row.seats.order_by("position").values_list("user__username", flat=True))
+    assert seated[:2] == ["alice", None] and set(seated[2:]) == winners
+    assert LogEntry.objects.filter(game=row).count() == row.ply >= 1  # one start, one deal

@@ -3,7 +3,6 @@
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from games import engine, selectors, services
 from games.models import Game
@@ -126,65 +125,60 @@ def _next_move(game: Game, users: dict[int, object]) -> dict:
     }
 
 
-def test_a_move_is_two_statements_when_the_game_is_cached(start_game, alice, bob):
+def test_a_move_is_three_statements(start_game, alice, bob):
     users = {0: alice, 1: bob}
     game = play_moves(start_game(alice, bob), users, 3)
-    selectors.game_get(game_id=game.id)  # a reader caches the game, as the board page does
 
     with CaptureQueriesContext(connection) as ctx:
         moved = services.move_submit(**_next_move(game, users))
 
     transaction_control = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
     sql = [q["sql"] for q in ctx.captured_queries if q["sql"].split()[0] not in transaction_control]
-    assert len(sql) == 2, sql
-    lock, write = sql
-    # The game row, locked; then (PostgreSQL) the log entry appended and the game row updated in
-    # one statement.
-    assert lock.startswith('SELECT "updated_at" FROM "games_game"') and lock.endswith("FOR UPDATE")
+    assert len(sql) == 3, sql
+    lock, seats, write = sql
+    # The game row, locked; then its seats, read once the lock is granted;
+    # then (PostgreSQL) the log entry appended and the game row updated in one statement.
+    assert 'FROM "games_game"' in lock and lock.endswith("FOR UPDATE")
+    assert 'FROM "games_seat"' in seats and "FOR UPDATE" not in seats
     assert 'INSERT INTO "games_logentry"' in write and 'UPDATE "games_game"' in write
     assert moved.ply == game.ply + 1
 
 
-def test_a_move_reads_the_database_when_the_cached_game_is_out_of_date(start_game, alice, bob):
-    users = {0: alice, 1: bob}
-    game = play_moves(start_game(alice, bob), users, 3)
-    selectors.game_get(game_id=game.id)
-    # A write behind the cache's back (not through the services or save()).
-    Game.objects.filter(pk=game.id).update(days_per_move=7, updated_at=timezone.now())
-
-    moved = services.move_submit(**_next_move(game, users))
-
-    assert moved.days_per_move == 7  # the locked row's game, not the cached one
-    stored = Game.objects.get(pk=game.id)
-    assert stored.ply == game.ply + 1
-    assert stored.days_per_move == 7
-    assert engine.State.from_dict(stored.state).to_dict() == stored.state
-
-
 @pytest.mark.django_db(transaction=True)
-def test_a_committed_move_publishes_the_new_game_to_the_cache(start_game, alice, bob):
-    """As in production, where the move's transaction is the outermost and really commits: the
-    cache holds the game after the move as soon as the service returns."""
-    from games import cache as game_cache
-
+def test_a_committed_move_leaves_its_parsed_state_for_the_next_read(start_game, alice, bob):
+    """As in production, where the move's transaction is the outermost and really commits."""
     users = {0: alice, 1: bob}
     game = play_moves(start_game(alice, bob), users, 2)
-    selectors.game_get(game_id=game.id)
 
     moved = services.move_submit(**_next_move(game, users))
 
-    cached = game_cache.cached_game(game.id)
-    assert (cached.ply, cached.updated_at) == (moved.ply, moved.updated_at)
-    assert cached.engine_state().to_dict() == Game.objects.get(pk=game.id).state
-    assert [s.user_id for s in cached.seats.all()] == [alice.pk, bob.pk]
+    again = selectors.game_get(game_id=game.id)
+    assert again.engine_state() is moved.engine_state()  # not parsed again
+    assert again.engine_state().to_dict() == Game.objects.get(pk=game.id).state
 
 
-def test_a_new_display_name_shows_on_a_cached_game_at_once(start_game, alice, bob, api_client_for):
+def test_a_state_changed_in_memory_is_parsed_afresh(start_game, alice, bob):
     game = play_moves(start_game(alice, bob), {0: alice, 1: bob}, 2)
-    client = api_client_for(bob)
+    read = selectors.game_get(game_id=game.id)
+    parsed = read.engine_state()
+    assert selectors.game_get(game_id=game.id).engine_state() is parsed  # one parse per version
+
+    read.state = {**read.state, "round": parsed.round + 1}
+
+    assert read.engine_state().round == parsed.round + 1
+
+
+def test_a_new_display_name_shows_on_the_game_at_once(
+    start_game, alice, bob, api_client_for, client_for
+):
+    """The API's view and the board are cached per game version: a new name is a new version."""
+    game = play_moves(start_game(alice, bob), {0: alice, 1: bob}, 2)
+    client, page = api_client_for(bob), client_for(bob)
     assert client.get(games_url(game.id)).json()["players"][0]["display_name"] == "alice"
+    assert "Alice the Tiler" not in page.get(f"/games/{game.id}/").content.decode()
 
     alice.profile.display_name = "Alice the Tiler"
     alice.profile.save()
 
     assert client.get(games_url(game.id)).json()["players"][0]["display_name"] == "Alice the Tiler"
+    assert "Alice the Tiler" in page.get(f"/games/{game.id}/").content.decode()

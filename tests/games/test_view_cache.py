@@ -1,0 +1,58 @@
+"""Views and boards are cached per game version and viewer's seat: never another seat's, never
+an older game's."""
+
+from games import selectors
+from tests.games.conftest import games_url
+from tests.games.test_query_budgets import play_moves
+
+
+def test_a_watcher_never_gets_the_view_cached_for_a_player(
+    start_game, alice, bob, carol, api_client_for
+):
+    game = play_moves(start_game(alice, bob), {0: alice, 1: bob}, 1)
+    mover = next(
+        u
+        for u in (alice, bob)
+        if api_client_for(u).get(games_url(game.id)).json()["viewer_can_move"]
+    )
+
+    player_view = api_client_for(mover).get(games_url(game.id)).json()
+    watcher_view = api_client_for(carol).get(games_url(game.id)).json()
+
+    assert player_view["legal_moves"] and player_view["viewer_seat"] is not None
+    assert watcher_view["legal_moves"] == [] and watcher_view["viewer_seat"] is None
+    assert not any(p["is_viewer"] for p in watcher_view["players"])
+    legal = api_client_for(carol).get(games_url(game.id, "legal-moves")).json()
+    assert legal["legal_moves"] == []
+
+
+def test_a_move_makes_a_new_version(start_game, alice, bob, api_client_for):
+    game = start_game(alice, bob)
+    client = api_client_for(alice)
+    before = client.get(games_url(game.id)).json()
+    version = selectors.game_version(game_id=game.id, viewer=alice)
+
+    play_moves(game, {0: alice, 1: bob}, 1)
+
+    after = client.get(games_url(game.id)).json()
+    assert after["ply"] > before["ply"]
+    assert selectors.game_version(game_id=game.id, viewer=alice).key != version.key
+
+
+def test_the_version_names_the_viewers_seat(start_game, alice, bob, carol, make_user):
+    from games import services
+
+    game = start_game(alice, bob)
+    assert selectors.game_version(game_id=game.id, viewer=carol).viewer_seat == "watcher"
+    seats = {selectors.game_version(game_id=game.id, viewer=u).viewer_seat for u in (alice, bob)}
+    assert seats == {"0", "1"}
+    dora = make_user("dora")
+    pending = services.game_create(
+        creator=alice,
+        num_players=2,
+        variant="colored",
+        days_per_move=3,
+        seats=[services.SeatSpec(kind="invite", username=dora.username)],
+    )
+    assert selectors.game_version(game_id=pending.id, viewer=dora).viewer_seat == "1-invited"
+    assert not selectors.game_version(game_id=pending.id, viewer=dora).started
