@@ -25,27 +25,28 @@ class GameQuerySet(models.QuerySet):
 
     def get_with_seats(self, pk: uuid.UUID, *, lock: bool = False) -> "Game":
         """One game with its seats in order, their users and profiles, and its creator (who sits
-        at it). Raises ``Game.DoesNotExist``.
+        at it), in one statement from the seats' side (every game has all its seats from
+        creation). Raises ``Game.DoesNotExist``.
 
-        Read by every board page, game API call and move, so written out in plain SQL
-        (`games.rows`). Without `lock`, one statement, from the seats' side (every game has all
-        its seats from creation). With `lock`, the game's row is locked until the end of the
-        transaction, and the seats are read by a second statement once the lock is granted: read
-        in the locking statement, they would be as they were before it waited for the lock, and
-        miss a seat that the writer it waited for had just filled.
+        Read by every move and by the game's views and boards when they are not cached, so
+        written out in plain SQL (`games.rows`).
+
+        With `lock`, the game's row is locked until the end of the transaction. The statement
+        returns the game's row as it is once the lock is granted, but the seats as they were
+        when it started, maybe before it waited for the lock. That is still how they are when the
+        game is active and they were all filled: seats are filled only while a game is open,
+        the one that fills the last starts it in the same transaction, and only the move that
+        finishes it writes to them again. Otherwise they are read again.
         """
-        if lock:
-            found = rows.select(Game, where={"pk": pk}, lock=True)
-            if not found:
-                raise Game.DoesNotExist(f"no game {pk}")
-            game = found[0]
+        related = ["game", *SEAT_RELATED]
+        seats = rows.select(
+            Seat, related, where={"game": pk}, order_by=["position"], lock="game" if lock else False
+        )
+        if not seats:
+            raise Game.DoesNotExist(f"no game {pk}")
+        game = seats[0].game
+        if lock and (game.status != Game.Status.ACTIVE or not all(s.is_filled for s in seats)):
             seats = rows.select(Seat, SEAT_RELATED, where={"game": pk}, order_by=["position"])
-        else:
-            related = ["game", *SEAT_RELATED]
-            seats = rows.select(Seat, related, where={"game": pk}, order_by=["position"])
-            if not seats:
-                raise Game.DoesNotExist(f"no game {pk}")
-            game = seats[0].game
         game.attach_seats(seats)
         creator = next((s.user for s in seats if s.user_id == game.created_by_id), None)
         if creator is not None:

@@ -53,7 +53,7 @@ def _plan(
     related: tuple[str, ...],
     where: tuple[str, ...],
     order_by: tuple[str, ...],
-    lock: bool,
+    lock: bool | str,
     connection: Any,
 ) -> _Plan:
     quote = connection.ops.quote_name
@@ -132,7 +132,7 @@ def _plan(
     if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
         if joins and connection.features.has_select_for_update_of:
-            sql += f" OF {quote('t0')}"
+            sql += f" OF {quote(f't{0 if lock is True else by_path[lock][0]}')}"
     return _Plan(sql, tuple(tables), where_fields)
 
 
@@ -142,10 +142,11 @@ def select(
     *,
     where: dict[str, Any],
     order_by: Sequence[str] = (),
-    lock: bool = False,
+    lock: bool | str = False,
 ) -> list[Model]:
-    """`model.objects.select_related(*related).filter(**where).order_by(*order_by)`, with
-    `select_for_update(of=("self",))` when `lock`, as a list; `where` is field name -> value.
+    """`model.objects.select_related(*related).filter(**where).order_by(*order_by)` as a list;
+    `where` is field name -> value. With `lock`, `select_for_update(of=("self",))`, or of the
+    related path it names (`lock="game"`).
 
     Related objects reached by one path from several rows (a game from each of its seats) are one
     instance, built once.

@@ -130,3 +130,54 @@ def test_many_players_joining_the_open_seats_at_once(alice, make_user):
     seated = list(row.seats.order_by("position").values_list("user__username", flat=True))
     assert seated[:2] == ["alice", None] and set(seated[2:]) == winners
     assert LogEntry.objects.filter(game=row).count() == row.ply >= 1  # one start, one deal
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_sees_the_seat_filled_while_it_waited(alice, bob):
+    """A writer fills the last seat and starts the game while another waits for the lock: the
+    waiter gets the started game with the seat filled (its locking statement read the seats
+    before the wait, so they are read again)."""
+    import time
+
+    from django.db import transaction
+
+    from games import services
+    from games.models import Seat
+
+    game = services.game_create(
+        creator=alice,
+        num_players=2,
+        variant="colored",
+        days_per_move=3,
+        seats=[services.SeatSpec(kind="open")],
+    )
+    locked, waited = threading.Event(), {}
+
+    def writer() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.get_with_seats(game.id, lock=True)
+                locked.set()
+                time.sleep(0.5)  # the reader is now waiting for the lock
+                Seat.objects.filter(game=game, position=1).update(user=bob)
+                Game.objects.filter(pk=game.id).update(status=Game.Status.ACTIVE)
+        finally:
+            connections.close_all()
+
+    def reader() -> None:
+        try:
+            locked.wait(timeout=10)
+            with transaction.atomic():
+                seen = Game.objects.get_with_seats(game.id, lock=True)
+                waited["status"] = seen.status
+                waited["users"] = [s.user_id for s in seen.seats.all()]
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=writer), threading.Thread(target=reader)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    assert waited == {"status": Game.Status.ACTIVE, "users": [alice.pk, bob.pk]}

@@ -125,7 +125,7 @@ def _next_move(game: Game, users: dict[int, object]) -> dict:
     }
 
 
-def test_a_move_is_three_statements(start_game, alice, bob):
+def test_a_move_is_two_statements(start_game, alice, bob):
     users = {0: alice, 1: bob}
     game = play_moves(start_game(alice, bob), users, 3)
 
@@ -134,12 +134,12 @@ def test_a_move_is_three_statements(start_game, alice, bob):
 
     transaction_control = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
     sql = [q["sql"] for q in ctx.captured_queries if q["sql"].split()[0] not in transaction_control]
-    assert len(sql) == 3, sql
-    lock, seats, write = sql
-    # The game row, locked; then its seats, read once the lock is granted;
-    # then (PostgreSQL) the log entry appended and the game row updated in one statement.
-    assert 'FROM "games_game"' in lock and lock.endswith("FOR UPDATE")
-    assert 'FROM "games_seat"' in seats and "FOR UPDATE" not in seats
+    assert len(sql) == 2, sql
+    lock, write = sql
+    # The game's row, locked, with its seats; then (PostgreSQL) the log entry appended and the
+    # game row updated in one statement.
+    assert 'FROM "games_seat"' in lock and 'JOIN "games_game" "t1"' in lock
+    assert lock.endswith('FOR UPDATE OF "t1"')
     assert 'INSERT INTO "games_logentry"' in write and 'UPDATE "games_game"' in write
     assert moved.ply == game.ply + 1
 
