@@ -88,12 +88,18 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# Each server process keeps its connection between requests (opening one costs PostgreSQL more
+# than a request's queries), checked before reuse after an idle spell.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Parameters travel apart from the SQL (no quoting in Python), and psycopg prepares the
-    # statements a connection runs over and over (the move path's), so PostgreSQL parses and
-    # plans them once.
-    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+    # Parameters travel apart from the SQL (no quoting in Python), and psycopg prepares a
+    # statement that a connection has run a few times (Django's default is never), so that
+    # PostgreSQL plans the queries of every page and move once per connection, not per request:
+    # planning the game-with-seats join costs several times running it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=env.int("DB_PREPARE_THRESHOLD", default=5)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
