@@ -9,8 +9,10 @@ from allauth.account.auth_backends import AuthenticationBackend
 from django.contrib.auth.base_user import AbstractBaseUser
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
+from rest_framework.request import Request
 
 from accounts import cache as user_cache
+from azul_site import throttling
 
 
 class CachedAuthenticationBackend(AuthenticationBackend):
@@ -24,10 +26,16 @@ class CachedAuthenticationBackend(AuthenticationBackend):
 
 class CachedTokenAuthentication(TokenAuthentication):
     """`Authorization: Token <key>`, with the key's user from the cache. `request.auth` is the
-    key."""
+    key. The request's hit on the API limit is counted in the same round trip when it can be
+    (`azul_site.throttling`)."""
+
+    def authenticate(self, request: Request) -> tuple[AbstractBaseUser, str] | None:
+        self.request = request
+        return super().authenticate(request)
 
     def authenticate_credentials(self, key: str) -> tuple[AbstractBaseUser, str]:
-        user = user_cache.user_for_token(key)
+        user, counted = user_cache.user_for_token(key, counter_for=throttling.user_counter)
+        setattr(self.request, throttling.COUNTED_HITS, counted)
         if user is None:
             raise exceptions.AuthenticationFailed("Invalid token.")
         if not user.is_active:

@@ -16,6 +16,7 @@ queryset `update()`) can go unseen.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -27,7 +28,7 @@ from django.dispatch import receiver
 from rest_framework.authtoken.models import Token
 
 from accounts.models import Profile
-from azul_site.cache import delete_now_and_after_commit
+from azul_site.cache import delete_now_and_after_commit, get_and_count_hit
 
 
 def _seconds() -> int:
@@ -38,8 +39,18 @@ def _user_key(pk: Any) -> str:
     return f"accounts:user:{pk}"
 
 
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
 def _token_key(key: str) -> str:
-    return "accounts:token:" + hashlib.sha256(key.encode()).hexdigest()
+    return "accounts:token:" + _digest(key)
+
+
+# Token digest -> owner's pk, for tokens this process has seen: a key belongs to one user for
+# good (revoking deletes it), so this needs no invalidation, only a bound.
+_TOKEN_OWNERS_MAX = 10_000
+_token_owners: dict[str, Any] = {}
 
 
 def user_get(pk: Any) -> AbstractBaseUser | None:
@@ -59,19 +70,37 @@ def user_get(pk: Any) -> AbstractBaseUser | None:
     return user
 
 
-def user_for_token(key: str) -> AbstractBaseUser | None:
-    """The user the API token `key` belongs to, or None for an unknown key."""
+def user_for_token(
+    key: str, *, counter_for: Callable[[Any], tuple[str, int] | None] | None = None
+) -> tuple[AbstractBaseUser | None, dict[str, int]]:
+    """The user the API token `key` belongs to (None for an unknown key), and the hits counted.
+
+    With `counter_for`, a function from a user's pk to a (counter, lifetime) pair, one hit is
+    counted on the owner's counter in the same round trip as the lookup, when this process
+    knows the owner from an earlier lookup; the second value is then {counter: count}.
+    """
     if not isinstance(key, str):
-        return None
+        return None, {}
+    counted: dict[str, int] = {}
+    user = None
     if _seconds():
-        user = cache.get(_token_key(key))
-        if user is not None:
-            return user
-    user_pk = Token.objects.filter(key=key).values_list("user_id", flat=True).first()
-    user = user_get(user_pk) if user_pk is not None else None
+        digest = _digest(key)
+        owner = _token_owners.get(digest) if counter_for is not None else None
+        counter = counter_for(owner) if owner is not None else None
+        if counter is not None:
+            user, counted[counter[0]] = get_and_count_hit(_token_key(key), *counter)
+        else:
+            user = cache.get(_token_key(key))
+    if user is None:
+        user_pk = Token.objects.filter(key=key).values_list("user_id", flat=True).first()
+        user = user_get(user_pk) if user_pk is not None else None
+        if user is not None and _seconds():
+            cache.add(_token_key(key), user, _seconds())
     if user is not None and _seconds():
-        cache.add(_token_key(key), user, _seconds())
-    return user
+        if len(_token_owners) >= _TOKEN_OWNERS_MAX:
+            _token_owners.clear()
+        _token_owners[_digest(key)] = user.pk
+    return user, counted
 
 
 def _forget_user(pk: Any) -> None:

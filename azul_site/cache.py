@@ -10,7 +10,7 @@ pool for each command), so sharing it between threads is safe.
 
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 from django.db import transaction
@@ -45,6 +45,35 @@ class RedisCache(DjangoRedisCache):
         pipeline.expire(key, timeout, nx=True)
         count, _ = pipeline.execute()
         return count
+
+    def get_and_count_hit(self, key: str, counter: str, timeout: int) -> tuple[Any, int]:
+        """`get(key)` and `count_hit(counter, timeout)`, in one round trip."""
+        key, counter = self.make_and_validate_key(key), self.make_and_validate_key(counter)
+        client = self._cache.get_client(counter, write=True)
+        pipeline = client.pipeline(transaction=False)
+        pipeline.get(key)
+        pipeline.incr(counter)
+        pipeline.expire(counter, timeout, nx=True)
+        value, count, _ = pipeline.execute()
+        return (None if value is None else self._cache._serializer.loads(value)), count
+
+
+def count_hit(key: str, timeout: int) -> int:
+    """`RedisCache.count_hit` on the default cache, whatever its backend."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        return backend.count_hit(key, timeout)
+    # Any other Django cache: two operations, still atomic on each backend's own terms.
+    backend.add(key, 0, timeout)
+    return backend.incr(key)
+
+
+def get_and_count_hit(key: str, counter: str, timeout: int) -> tuple[Any, int]:
+    """`RedisCache.get_and_count_hit` on the default cache, whatever its backend."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        return backend.get_and_count_hit(key, counter, timeout)
+    return backend.get(key), count_hit(counter, timeout)
 
 
 def delete_now_and_after_commit(keys: list[str]) -> None:

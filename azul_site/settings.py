@@ -88,10 +88,11 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
-# Each server process keeps its connection between requests (opening one costs PostgreSQL more
-# than a request's queries), checked before reuse after an idle spell.
+# Each server process keeps its connection between requests: opening one costs PostgreSQL more
+# than a request's queries. Checking it before each request costs a round trip; without the
+# check, a connection the database dropped fails one request and is then replaced.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters travel apart from the SQL (no quoting in Python), and psycopg prepares a
     # statement that a connection has run a few times (Django's default is never), so that

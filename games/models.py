@@ -206,7 +206,8 @@ class Seat(models.Model):
         MEDIUM = "medium", "Medium"
         STRONG = "strong", "Strong"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # No index of its own: the unique (game, position) index serves lookups by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     position = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.HUMAN)
     # Null: an open seat that any player may join (human seats only).
@@ -264,7 +265,11 @@ class LogEntry(models.Model):
         DEAL = "deal", "Deal"
         MOVE = "move", "Move"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log_entries")
+    # No index of its own: the unique (game, number) index serves lookups by game, and every
+    # move writes one index less.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="log_entries", db_index=False
+    )
     number = models.PositiveIntegerField()
     kind = models.CharField(max_length=4, choices=Kind.choices)
     player = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -44,3 +44,12 @@ def test_count_hit_counts_in_one_key_that_expires_from_its_first_hit(cache):
     cache.count_hit("hits", 300)  # later hits do not push the expiry back
     assert client.ttl(key) <= ttl
     assert cache.count_hit("other", 30) == 1
+
+
+def test_get_and_count_hit_reads_and_counts_in_one_call(cache):
+    cache.set("token-owner", {"pk": 7}, 30)
+
+    assert cache.get_and_count_hit("token-owner", "hits", 30) == ({"pk": 7}, 1)
+    assert cache.get_and_count_hit("nothing", "hits", 30) == (None, 2)
+    ttl = cache._cache.get_client(write=True).ttl(cache.make_and_validate_key("hits"))
+    assert 0 < ttl <= 30

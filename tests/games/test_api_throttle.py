@@ -1,5 +1,7 @@
 """The API's per-user request limit: a clear 429 past it, per user, lifted in the next window."""
 
+import time
+
 import pytest
 import time_machine
 from django.core.cache import cache
@@ -38,3 +40,50 @@ def test_the_limit_lifts_in_the_next_window(alice, api_client_for):
         assert client.get(games_url()).status_code == 429
     with time_machine.travel("2026-11-22 10:01:01", tick=False):
         assert client.get(games_url()).status_code == 200
+
+
+def test_token_requests_on_redis_count_each_hit_once(alice, settings, monkeypatch):
+    """With Redis, a token's lookup counts the request's hit in the same round trip, and the
+    throttle does not count it again."""
+    import os
+    import uuid
+
+    import redis
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+    try:
+        redis.Redis.from_url(url).ping()
+    except redis.ConnectionError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Redis at {url}")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "azul_site.cache.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+        }
+    }
+    from azul_site.cache import RedisCache
+
+    combined = []
+    get_and_count_hit = RedisCache.get_and_count_hit
+
+    def spy(self, *args):
+        combined.append(args)
+        return get_and_count_hit(self, *args)
+
+    monkeypatch.setattr(RedisCache, "get_and_count_hit", spy)
+    token = Token.objects.create(user=alice)
+    client = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
+    from django.core.cache import cache as redis_cache
+
+    with time_machine.travel("2026-11-22 10:00:10", tick=False):
+        assert [client.get(games_url()).status_code for _ in range(3)] == [200] * 3
+        counter = redis_cache.get(f"throttle_user_{alice.pk}:{int(time.time()) // 60}")
+        assert counter == 3
+        assert len(combined) == 2  # after the first lookup, this process knows the owner
+        assert client.get(games_url()).status_code == 429
+    redis_cache.clear()
