@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connections, router
+from django.db import connections, router, transaction
 from django.db.models import Field, Model
 from django.db.models.fields.reverse_related import ForeignObjectRel
 
@@ -264,3 +264,53 @@ def insert_and_update(objs: Sequence[Model], obj: Model, field_names: Sequence[s
         rowcount = cursor.rowcount
     _inserted(objs, connection)
     return rowcount
+
+
+def update_if_unchanged_and_insert(
+    obj: Model, field_names: Sequence[str], version_field: str, version: Any, objs: Sequence[Model]
+) -> bool:
+    """UPDATE `obj`'s row as `update(obj, field_names)` does, but only if its `version_field`
+    still holds `version`, and only then INSERT `objs`; returns whether it did.
+
+    One statement on PostgreSQL, so one transaction of its own when none is open: the UPDATE
+    locks the row and, if a concurrent writer changed it first, checks the version again on the
+    row as that writer left it. Elsewhere, an UPDATE then an INSERT in one transaction.
+    """
+    connection = connections[router.db_for_write(type(obj))]
+    meta = obj._meta
+    version_field_ = meta.get_field(version_field)
+    version_param = version_field_.get_db_prep_value(version, connection)
+    update_sql, update_params = _update_sql(obj, field_names, connection)
+    quote = connection.ops.quote_name
+    update_sql += f" AND {quote(version_field_.column)} = %s"
+    update_params.append(version_param)
+    if connection.vendor != "postgresql":
+        with transaction.atomic(using=connection.alias):
+            with connection.cursor() as cursor:
+                cursor.execute(update_sql, update_params)
+                if cursor.rowcount != 1:
+                    return False
+            insert(objs)
+        return True
+    insert_meta = objs[0]._meta
+    fields = [f for f in insert_meta.concrete_fields if f is not insert_meta.auto_field]
+    # Parameters in a SELECT get no type from the target columns: each is cast to its column's.
+    row = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in fields)
+    selects = " UNION ALL ".join([f"SELECT {row} FROM updated"] * len(objs))
+    sql = (
+        f"WITH updated AS ({update_sql} RETURNING 1)"
+        f" INSERT INTO {quote(insert_meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
+        f" {selects}"
+    )
+    params = update_params + [
+        field.get_db_prep_save(field.pre_save(o, add=True), connection)
+        for o in objs
+        for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        inserted = cursor.rowcount
+    if inserted != len(objs):
+        return False
+    _inserted(objs, connection)
+    return True

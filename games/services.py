@@ -62,14 +62,18 @@ def _parse_id(game_id: Any) -> uuid.UUID:
         raise GameNotFound() from None
 
 
-def _lock_game(game_id: Any) -> Game:
-    """The game, its row locked until the end of the transaction, with its seats, users and
-    profiles (so that the caller can answer with the game as it is after the write, without
-    reading it again)."""
+def _read_game(game_id: Any, *, lock: bool) -> Game:
+    """The game with its seats, users and profiles (so that the caller can answer with the game
+    as it is after the write, without reading it again); with `lock`, its row locked until the
+    end of the transaction."""
     try:
-        return Game.objects.get_with_seats(_parse_id(game_id), lock=True)
+        return Game.objects.get_with_seats(_parse_id(game_id), lock=lock)
     except Game.DoesNotExist:
         raise GameNotFound() from None
+
+
+def _lock_game(game_id: Any) -> Game:
+    return _read_game(game_id, lock=True)
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -125,7 +129,6 @@ def _finish(game: Game, seats: list[Seat], state: engine.State) -> None:
         seat = seats[standing.player]
         seat.final_score = standing.score
         seat.place = standing.place
-    Seat.objects.bulk_update(seats, ["final_score", "place"])
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
     game.turn_deadline = None
@@ -347,11 +350,12 @@ def game_cancel(*, game_id: Any, user: AbstractBaseUser) -> Game:
 # -- moves ---------------------------------------------------------------------------------------
 
 
-def _apply_move(
+def _play(
     game: Game, seats: list[Seat], state: engine.State, position: int, move: str
-) -> Game:
-    """The shared tail of the move path; the caller holds the lock, has read `state` from the
-    locked game and has checked that `position` may move."""
+) -> list[LogEntry]:
+    """Play `move` for `position` on `game` in memory (state, ply, deadline; the result and the
+    seats' scores if it ends the game) and return the log entries to append: the move, then the
+    next round's deal when one is due. The caller has checked that `position` may move."""
     try:
         parsed = engine.parse_move(move)
         new_state = engine.play(state, parsed, position)
@@ -368,18 +372,57 @@ def _apply_move(
         # Someone new is to move: their clock starts now.
         game.turn_deadline = _deadline(game)
     game.set_engine_state(new_state)
-    # The log entries and the game row, in one statement where the database allows.
-    rows.insert_and_update(
-        entries, game, ["state", "ply", "status", "finished_at", "turn_deadline"]
-    )
+    return entries
+
+
+MOVE_FIELDS = ["state", "ply", "status", "finished_at", "turn_deadline"]
+
+
+def _after_move(game: Game, seats: list[Seat]) -> Game:
+    """Follow-ups of a move written in the current transaction, run once it commits."""
     game.remember_engine_state_on_commit()
-    if game.status == Game.Status.ACTIVE and _computer_seat(seats, new_state) is not None:
+    if game.status == Game.Status.ACTIVE and _computer_seat(seats, game.engine_state()):
         _enqueue_computer_move(game)
     return game
 
 
+def _apply_move(
+    game: Game, seats: list[Seat], state: engine.State, position: int, move: str
+) -> Game:
+    """Play and write a move; the caller holds the game's lock, has read `state` from the locked
+    game and has checked that `position` may move."""
+    entries = _play(game, seats, state, position, move)
+    if game.status == Game.Status.FINISHED:
+        Seat.objects.bulk_update(seats, ["final_score", "place"])
+    # The log entries and the game row, in one statement where the database allows.
+    rows.insert_and_update(entries, game, MOVE_FIELDS)
+    return _after_move(game, seats)
+
+
 def _current_ply(game_id: Any) -> int:
     return Game.objects.filter(pk=_parse_id(game_id)).values_list("ply", flat=True).first() or 0
+
+
+def _mover(game: Game, user: AbstractBaseUser, expected_ply: Any) -> tuple[list[Seat], Seat]:
+    """The game's seats and the user's seat, if the user may move in `game` now; else the error
+    that says why not."""
+    seats = _seats(game)
+    seat = _seat_of(seats, user)
+    if seat is None or seat.invitation == Seat.Invitation.PENDING:
+        raise NotAPlayer()
+    if game.status != Game.Status.ACTIVE:
+        if game.status == Game.Status.FINISHED:
+            raise InvalidAction("The game is over: no more moves.", status_code=409)
+        raise InvalidAction(
+            f"This game is {game.get_status_display().lower()}: no moves yet.", status_code=409
+        )
+    # Staleness first: a player whose view is out of date learns to reload, rather than being
+    # told it is not their turn in a position they have not seen.
+    if type(expected_ply) is not int or expected_ply != game.ply:
+        raise StaleMove(game.ply)
+    if seat.position not in game.engine_state().to_move:
+        raise NotYourTurn()
+    return seats, seat
 
 
 def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply: int) -> Game:
@@ -387,29 +430,29 @@ def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply
 
     `expected_ply` is the ply the player saw; if the game has moved on since, nothing is written
     and `StaleMove` says where it is now. Nothing is written unless the move is accepted.
+
+    Most moves take two statements. The game is read without a lock, the move checked and played
+    against it, and then written by one statement, a transaction of its own, that updates the
+    game's row only if it is still the version read (every write to a game changes
+    `updated_at`) and appends to the log only if it did (`rows.update_if_unchanged_and_insert`).
+    A refusal found on the read is as true as one found under the lock: the read came after
+    whatever the player saw. When the game changed in between, or the move ends the game (which
+    writes the seats too), the move is checked and played again under the game's lock, in one
+    transaction, as every other write to a game is.
     """
+    game = _read_game(game_id, lock=False)
+    seats, seat = _mover(game, user, expected_ply)
+    version = game.updated_at
+    entries = _play(game, seats, game.engine_state(), seat.position, move)
     try:
+        if game.status == Game.Status.ACTIVE and rows.update_if_unchanged_and_insert(
+            game, MOVE_FIELDS, "updated_at", version, entries
+        ):
+            return _after_move(game, seats)
         with transaction.atomic():
             game = _lock_game(game_id)
-            seats = _seats(game)
-            seat = _seat_of(seats, user)
-            if seat is None or seat.invitation == Seat.Invitation.PENDING:
-                raise NotAPlayer()
-            if game.status != Game.Status.ACTIVE:
-                if game.status == Game.Status.FINISHED:
-                    raise InvalidAction("The game is over: no more moves.", status_code=409)
-                raise InvalidAction(
-                    f"This game is {game.get_status_display().lower()}: no moves yet.",
-                    status_code=409,
-                )
-            # Staleness first: a player whose view is out of date learns to reload, rather than
-            # being told it is not their turn in a position they have not seen.
-            if type(expected_ply) is not int or expected_ply != game.ply:
-                raise StaleMove(game.ply)
-            state = game.engine_state()
-            if seat.position not in state.to_move:
-                raise NotYourTurn()
-            return _apply_move(game, seats, state, seat.position, move)
+            seats, seat = _mover(game, user, expected_ply)
+            return _apply_move(game, seats, game.engine_state(), seat.position, move)
     except IntegrityError:
         # The unique (game, number) backstop: another writer appended this ply first.
         raise StaleMove(_current_ply(game_id)) from None

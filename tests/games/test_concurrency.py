@@ -68,7 +68,9 @@ def test_the_unique_log_number_is_a_backstop_when_the_lock_is_bypassed(
     legal = active_game["legal_moves"] or legal_moves_of(mover, game)
     services.move_submit(game_id=game.pk, user=mover, move=legal[0], expected_ply=game.ply)
 
-    monkeypatch.setattr(services, "_lock_game", lambda game_id: stale_copy)
+    # Both reads of the move path (the first, and the locked one after its write found the game
+    # changed) return the game as it was before the first move.
+    monkeypatch.setattr(services, "_read_game", lambda game_id, lock: stale_copy)
     with pytest.raises(StaleMove) as caught:
         services.move_submit(game_id=game.pk, user=mover, move=legal[0], expected_ply=game.ply)
     assert caught.value.current_ply == Game.objects.get(pk=game.pk).ply

@@ -135,13 +135,45 @@ def test_a_move_is_two_statements(start_game, alice, bob):
     transaction_control = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
     sql = [q["sql"] for q in ctx.captured_queries if q["sql"].split()[0] not in transaction_control]
     assert len(sql) == 2, sql
-    lock, write = sql
-    # The game's row, locked, with its seats; then (PostgreSQL) the log entry appended and the
-    # game row updated in one statement.
-    assert 'FROM "games_seat"' in lock and 'JOIN "games_game" "t1"' in lock
-    assert lock.endswith('FOR UPDATE OF "t1"')
-    assert 'INSERT INTO "games_logentry"' in write and 'UPDATE "games_game"' in write
+    read, write = sql
+    # The game with its seats; then (PostgreSQL) one statement that updates the game's row if it
+    # is still the version read, and appends the log entry only if it did.
+    assert 'FROM "games_seat"' in read and 'JOIN "games_game" "t1"' in read
+    assert "FOR UPDATE" not in read
+    assert write.startswith('WITH "updated" AS (UPDATE "games_game"') or write.startswith(
+        'WITH updated AS (UPDATE "games_game"'
+    )
+    assert '"updated_at" = ' in write and 'INSERT INTO "games_logentry"' in write
     assert moved.ply == game.ply + 1
+    stored = Game.objects.get(pk=game.id)
+    assert (stored.ply, stored.updated_at, stored.state) == (
+        moved.ply,
+        moved.updated_at,
+        moved.engine_state().to_dict(),
+    )
+
+
+def test_a_game_changed_after_the_read_is_moved_under_the_lock(start_game, alice, bob, monkeypatch):
+    """The write finds the game changed since the read: nothing of it is kept, and the move is
+    checked and played again under the game's lock."""
+    users = {0: alice, 1: bob}
+    game = play_moves(start_game(alice, bob), users, 3)
+    real_read = services._read_game
+
+    def read_then_change(game_id, *, lock):
+        read = real_read(game_id, lock=lock)
+        if not lock:  # someone changes the game (a new name shown, say) right after the read
+            services.games_touch_for_player(user_id=alice.pk)
+        return read
+
+    monkeypatch.setattr(services, "_read_game", read_then_change)
+    with CaptureQueriesContext(connection) as ctx:
+        moved = services.move_submit(**_next_move(game, users))
+
+    assert any(q["sql"].endswith('FOR UPDATE OF "t1"') for q in ctx.captured_queries)
+    numbers = list(game.log_entries.order_by("number").values_list("number", flat=True))
+    assert numbers == list(range(moved.ply))
+    assert Game.objects.get(pk=game.id).ply == moved.ply == game.ply + 1
 
 
 @pytest.mark.django_db(transaction=True)
