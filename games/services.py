@@ -1,9 +1,12 @@
-"""Writes for games. Each service runs in one transaction that locks the game row first.
+"""Writes for games. Each runs in one transaction that locks the game's row, and changes
+`updated_at`, which is how the move path's optimistic write (`move_submit`) knows a game changed.
 
 The move write path (`move_submit`, and `computer_move_play` for computer seats) is the only way a
-log entry is written: lock the game -> check status, seat, `expected_ply` and turn -> apply the
+log entry is written: read the game -> check status, seat, `expected_ply` and turn -> apply the
 move through the engine -> append the log entries (the move, then the next round's deal when one
-is due) -> update the cached state, ply and deadline -> enqueue follow-ups on commit.
+is due) and update the cached state, ply and deadline, in one transaction that locks the game's
+row (one statement when the game is as read, else under `SELECT ... FOR UPDATE`) -> enqueue
+follow-ups on commit.
 
 Deals are drawn by the server with `random.SystemRandom()` at the moment a round starts; nothing
 about future draws exists before then, and no seed is stored anywhere.
