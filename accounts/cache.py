@@ -43,8 +43,8 @@ def _digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def _token_key(key: str) -> str:
-    return "accounts:token:" + _digest(key)
+def _token_key(key: str, digest: str | None = None) -> str:
+    return "accounts:token:" + (digest or _digest(key))
 
 
 # Token digest -> owner's pk, for tokens this process has seen: a key belongs to one user for
@@ -70,6 +70,11 @@ def user_get(pk: Any) -> AbstractBaseUser | None:
     return user
 
 
+def _token_user_from_db(key: str) -> AbstractBaseUser | None:
+    user_pk = Token.objects.filter(key=key).values_list("user_id", flat=True).first()
+    return user_get(user_pk) if user_pk is not None else None
+
+
 def user_for_token(
     key: str, *, counter_for: Callable[[Any], tuple[str, int] | None] | None = None
 ) -> tuple[AbstractBaseUser | None, dict[str, int]]:
@@ -82,24 +87,24 @@ def user_for_token(
     if not isinstance(key, str):
         return None, {}
     counted: dict[str, int] = {}
-    user = None
-    if _seconds():
-        digest = _digest(key)
-        owner = _token_owners.get(digest) if counter_for is not None else None
-        counter = counter_for(owner) if owner is not None else None
-        if counter is not None:
-            user, counted[counter[0]] = get_and_count_hit(_token_key(key), *counter)
-        else:
-            user = cache.get(_token_key(key))
+    if not _seconds():
+        return _token_user_from_db(key), counted
+    digest = _digest(key)
+    cache_key = _token_key(key, digest)
+    owner = _token_owners.get(digest) if counter_for is not None else None
+    counter = counter_for(owner) if owner is not None else None
+    if counter is not None:
+        user, counted[counter[0]] = get_and_count_hit(cache_key, *counter)
+    else:
+        user = cache.get(cache_key)
     if user is None:
-        user_pk = Token.objects.filter(key=key).values_list("user_id", flat=True).first()
-        user = user_get(user_pk) if user_pk is not None else None
-        if user is not None and _seconds():
-            cache.add(_token_key(key), user, _seconds())
-    if user is not None and _seconds():
+        user = _token_user_from_db(key)
+        if user is not None:
+            cache.add(cache_key, user, _seconds())
+    if user is not None:
         if len(_token_owners) >= _TOKEN_OWNERS_MAX:
             _token_owners.clear()
-        _token_owners[_digest(key)] = user.pk
+        _token_owners[digest] = user.pk
     return user, counted
 
 

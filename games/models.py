@@ -142,8 +142,12 @@ class Game(models.Model):
     def from_db(cls, db: str | None, field_names: Any, values: Any) -> "Game":
         game = super().from_db(db, field_names, values)
         # Which version of the game `state` is, while it is the value read.
-        game._loaded = (game.__dict__.get("state"), (game.pk, game.ply, game.updated_at))
+        game._loaded = (game.__dict__.get("state"), game._version())
         return game
+
+    def _version(self) -> tuple[Any, ...]:
+        """The key of `_parsed_states`."""
+        return (self.pk, self.ply, self.updated_at)
 
     def engine_state(self) -> engine.State | None:
         """`state` as the engine's `State` (None before the game starts): parsed once per
@@ -173,7 +177,7 @@ class Game(models.Model):
         process need not parse its state."""
         parsed = self.__dict__.get("_engine_state")
         if parsed is not None and parsed[0] is self.state and parsed[1] is not None:
-            version, state = (self.pk, self.ply, self.updated_at), parsed[1]
+            version, state = self._version(), parsed[1]
             transaction.on_commit(lambda: _remember_parsed(version, state), using=self._state.db)
 
     def attach_seats(self, seats: list["Seat"]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.db import connections, router, transaction
@@ -45,17 +46,16 @@ class _Plan:
     where_fields: tuple[Field, ...]
 
 
-_plans: dict[tuple[Any, ...], _Plan] = {}
-
-
+@cache
 def _plan(
     model: type[Model],
     related: tuple[str, ...],
     where: tuple[str, ...],
     order_by: tuple[str, ...],
     lock: bool | str,
-    connection: Any,
+    alias: str,
 ) -> _Plan:
+    connection = connections[alias]
     quote = connection.ops.quote_name
     columns: list[str] = []
     joins: list[str] = []
@@ -152,10 +152,7 @@ def select(
     instance, built once.
     """
     connection = connections[(router.db_for_write if lock else router.db_for_read)(model)]
-    key = (model, tuple(related), tuple(where), tuple(order_by), lock, connection.alias)
-    plan = _plans.get(key)
-    if plan is None:
-        plan = _plans[key] = _plan(model, *key[1:5], connection)
+    plan = _plan(model, tuple(related), tuple(where), tuple(order_by), lock, connection.alias)
     params = [
         field.get_db_prep_value(value, connection)
         for field, value in zip(plan.where_fields, where.values(), strict=True)
@@ -191,34 +188,55 @@ def select(
     return results
 
 
-def _insert_sql(objs: Sequence[Model], connection: Any) -> tuple[str, list[Any]]:
-    meta = objs[0]._meta
-    quote = connection.ops.quote_name
-    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+@cache
+def _insert_statement(model: type[Model], rows: int, alias: str) -> tuple[str, tuple[Field, ...]]:
+    """INSERT of `rows` rows of `model` (every column but an auto-increment key), and the fields
+    whose values it takes, row after row."""
+    connection = connections[alias]
+    meta, quote = model._meta, connection.ops.quote_name
+    fields = tuple(f for f in meta.concrete_fields if f is not meta.auto_field)
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = (
         f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
-        f" VALUES {', '.join([row] * len(objs))}"
+        f" VALUES {', '.join([row] * rows)}"
     )
-    params = [
+    return sql, fields
+
+
+def _insert_params(objs: Sequence[Model], fields: Sequence[Field], connection: Any) -> list[Any]:
+    return [
         field.get_db_prep_save(field.pre_save(obj, add=True), connection)
         for obj in objs
         for field in fields
     ]
-    return sql, params
 
 
-def _update_sql(obj: Model, field_names: Sequence[str], connection: Any) -> tuple[str, list[Any]]:
-    meta = obj._meta
-    quote = connection.ops.quote_name
+def _insert_sql(objs: Sequence[Model], connection: Any) -> tuple[str, list[Any]]:
+    sql, fields = _insert_statement(type(objs[0]), len(objs), connection.alias)
+    return sql, _insert_params(objs, fields, connection)
+
+
+@cache
+def _update_statement(
+    model: type[Model], field_names: tuple[str, ...], alias: str
+) -> tuple[str, tuple[Field, ...]]:
+    """UPDATE of one row of `model` by primary key, setting the named fields and any `auto_now`
+    one, and the fields whose values it takes (then the key)."""
+    connection = connections[alias]
+    meta, quote = model._meta, connection.ops.quote_name
     fields = [meta.get_field(name) for name in field_names]
     fields += [f for f in meta.concrete_fields if getattr(f, "auto_now", False) and f not in fields]
     sql = (
         f"UPDATE {quote(meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in fields)}"
         f" WHERE {quote(meta.pk.column)} = %s"
     )
+    return sql, tuple(fields)
+
+
+def _update_sql(obj: Model, field_names: Sequence[str], connection: Any) -> tuple[str, list[Any]]:
+    sql, fields = _update_statement(type(obj), tuple(field_names), connection.alias)
     params = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in fields]
-    params.append(meta.pk.get_db_prep_value(obj.pk, connection))
+    params.append(obj._meta.pk.get_db_prep_value(obj.pk, connection))
     return sql, params
 
 
@@ -266,6 +284,34 @@ def insert_and_update(objs: Sequence[Model], obj: Model, field_names: Sequence[s
     return rowcount
 
 
+@cache
+def _update_if_unchanged_and_insert_statement(
+    model: type[Model],
+    field_names: tuple[str, ...],
+    version_field: str,
+    insert_model: type[Model],
+    rows: int,
+    alias: str,
+) -> tuple[str, tuple[Field, ...]]:
+    """The PostgreSQL statement of `update_if_unchanged_and_insert`, and the fields whose values
+    its INSERT takes, row after row (after the UPDATE's parameters and the version)."""
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    update_sql, _ = _update_statement(model, field_names, alias)
+    version_column = quote(model._meta.get_field(version_field).column)
+    meta = insert_model._meta
+    fields = tuple(f for f in meta.concrete_fields if f is not meta.auto_field)
+    # Parameters in a SELECT get no type from the target columns: each is cast to its column's.
+    row = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in fields)
+    selects = " UNION ALL ".join([f"SELECT {row} FROM updated"] * rows)
+    sql = (
+        f"WITH updated AS ({update_sql} AND {version_column} = %s RETURNING 1)"
+        f" INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
+        f" {selects}"
+    )
+    return sql, fields
+
+
 def update_if_unchanged_and_insert(
     obj: Model, field_names: Sequence[str], version_field: str, version: Any, objs: Sequence[Model]
 ) -> bool:
@@ -277,36 +323,22 @@ def update_if_unchanged_and_insert(
     row as that writer left it. Elsewhere, an UPDATE then an INSERT in one transaction.
     """
     connection = connections[router.db_for_write(type(obj))]
-    meta = obj._meta
-    version_field_ = meta.get_field(version_field)
-    version_param = version_field_.get_db_prep_value(version, connection)
+    version_param = obj._meta.get_field(version_field).get_db_prep_value(version, connection)
     update_sql, update_params = _update_sql(obj, field_names, connection)
-    quote = connection.ops.quote_name
-    update_sql += f" AND {quote(version_field_.column)} = %s"
-    update_params.append(version_param)
     if connection.vendor != "postgresql":
+        quote = connection.ops.quote_name
+        column = quote(obj._meta.get_field(version_field).column)
         with transaction.atomic(using=connection.alias):
             with connection.cursor() as cursor:
-                cursor.execute(update_sql, update_params)
+                cursor.execute(f"{update_sql} AND {column} = %s", [*update_params, version_param])
                 if cursor.rowcount != 1:
                     return False
             insert(objs)
         return True
-    insert_meta = objs[0]._meta
-    fields = [f for f in insert_meta.concrete_fields if f is not insert_meta.auto_field]
-    # Parameters in a SELECT get no type from the target columns: each is cast to its column's.
-    row = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in fields)
-    selects = " UNION ALL ".join([f"SELECT {row} FROM updated"] * len(objs))
-    sql = (
-        f"WITH updated AS ({update_sql} RETURNING 1)"
-        f" INSERT INTO {quote(insert_meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
-        f" {selects}"
+    sql, fields = _update_if_unchanged_and_insert_statement(
+        type(obj), tuple(field_names), version_field, type(objs[0]), len(objs), connection.alias
     )
-    params = update_params + [
-        field.get_db_prep_save(field.pre_save(o, add=True), connection)
-        for o in objs
-        for field in fields
-    ]
+    params = [*update_params, version_param, *_insert_params(objs, fields, connection)]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         inserted = cursor.rowcount

@@ -30,7 +30,9 @@ VIEW_CACHE_SECONDS = 600
 are cached under the game's version (`GameVersion`), so they never show an older game."""
 
 
-def _game_pk(game_id: Any) -> uuid.UUID:
+def game_pk(game_id: Any) -> uuid.UUID:
+    """A game id as given (a URL part, a JSON value) as the key it is; GameNotFound when it
+    cannot be one."""
     try:
         return game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
     except (ValueError, TypeError, AttributeError):
@@ -40,7 +42,7 @@ def _game_pk(game_id: Any) -> uuid.UUID:
 def game_get(*, game_id: Any) -> Game:
     """The game with its seats, their users and profiles, in one query; GameNotFound otherwise."""
     try:
-        return Game.objects.get_with_seats(_game_pk(game_id))
+        return Game.objects.get_with_seats(game_pk(game_id))
     except Game.DoesNotExist:
         raise GameNotFound() from None
 
@@ -67,15 +69,17 @@ class GameVersion:
 
 
 @cache
-def _version_sql(alias: str) -> str:
-    quote = connections[alias].ops.quote_name
+def _version_statement(alias: str) -> tuple[str, Any, list[Any]]:
+    """The version query, and the column and the backend's converters of its `updated_at`."""
+    connection = connections[alias]
+    quote = connection.ops.quote_name
     game, seat = Game._meta, Seat._meta
 
     def column(meta: Any, name: str) -> str:
         return quote(meta.get_field(name).column)
 
     g, s = quote("g"), quote("s")
-    return (
+    sql = (
         f"SELECT {g}.{column(game, 'ply')}, {g}.{column(game, 'updated_at')},"
         f" {g}.{column(game, 'created_by')}, {s}.{column(seat, 'position')},"
         f" {s}.{column(seat, 'invitation')}"
@@ -84,25 +88,25 @@ def _version_sql(alias: str) -> str:
         f" AND {s}.{column(seat, 'user')} = %s)"
         f" WHERE {g}.{quote(game.pk.column)} = %s"
     )
+    updated_at = game.get_field("updated_at").get_col(game.db_table)
+    return sql, updated_at, connection.ops.get_db_converters(updated_at)
 
 
 def game_version(*, game_id: Any, viewer: AbstractBaseUser | None) -> GameVersion:
     """The game's current version as `viewer` sees it, in one small query; GameNotFound
     otherwise."""
-    pk = _game_pk(game_id)
+    pk = game_pk(game_id)
     alias = router.db_for_read(Game)
     connection = connections[alias]
     viewer_pk = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    sql, column, converters = _version_statement(alias)
     with connection.cursor() as cursor:
-        cursor.execute(
-            _version_sql(alias), [viewer_pk, Game._meta.pk.get_db_prep_value(pk, connection)]
-        )
+        cursor.execute(sql, [viewer_pk, Game._meta.pk.get_db_prep_value(pk, connection)])
         row = cursor.fetchone()
     if row is None:
         raise GameNotFound()
     ply, updated_at, created_by_id, position, invitation = row
-    column = Game._meta.get_field("updated_at").get_col(Game._meta.db_table)
-    for convert in connection.ops.get_db_converters(column):  # e.g. SQLite's text to datetime
+    for convert in converters:  # e.g. SQLite's text to datetime
         updated_at = convert(updated_at, column, connection)
     if position is None:
         viewer_seat = "watcher"

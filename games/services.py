@@ -15,7 +15,6 @@ about future draws exists before then, and no seed is stored anywhere.
 from __future__ import annotations
 
 import random
-import uuid
 import zlib
 from dataclasses import dataclass
 from datetime import timedelta
@@ -37,6 +36,7 @@ from games.errors import (
     StaleMove,
 )
 from games.models import DAYS_PER_MOVE_CHOICES, Game, LogEntry, Seat
+from games.selectors import game_pk
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
 BOT_LEVELS = tuple(Seat.BotLevel.values)
@@ -56,21 +56,12 @@ class SeatSpec:
 # -- helpers -------------------------------------------------------------------------------------
 
 
-def _parse_id(game_id: Any) -> uuid.UUID:
-    if isinstance(game_id, uuid.UUID):
-        return game_id
-    try:
-        return uuid.UUID(str(game_id))
-    except (ValueError, TypeError, AttributeError):
-        raise GameNotFound() from None
-
-
 def _read_game(game_id: Any, *, lock: bool) -> Game:
     """The game with its seats, users and profiles (so that the caller can answer with the game
     as it is after the write, without reading it again); with `lock`, its row locked until the
     end of the transaction."""
     try:
-        return Game.objects.get_with_seats(_parse_id(game_id), lock=lock)
+        return Game.objects.get_with_seats(game_pk(game_id), lock=lock)
     except Game.DoesNotExist:
         raise GameNotFound() from None
 
@@ -403,7 +394,7 @@ def _apply_move(
 
 
 def _current_ply(game_id: Any) -> int:
-    return Game.objects.filter(pk=_parse_id(game_id)).values_list("ply", flat=True).first() or 0
+    return Game.objects.filter(pk=game_pk(game_id)).values_list("ply", flat=True).first() or 0
 
 
 def _mover(game: Game, user: AbstractBaseUser, expected_ply: Any) -> tuple[list[Seat], Seat]:
@@ -485,8 +476,8 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
     retry, or a task that arrived after the game changed).
     """
     try:
-        game = Game.objects.get_with_seats(_parse_id(game_id))
-    except (Game.DoesNotExist, GameNotFound):
+        game = _read_game(game_id, lock=False)
+    except GameNotFound:
         return None
     found = _computer_to_play(game) if game.ply == expected_ply else None
     if found is None:

@@ -37,6 +37,23 @@ def _empty_cache():
 
 
 @pytest.fixture
+def redis_url() -> str:
+    """A real Redis for the tests of what runs on it: skipped without one, except on CI."""
+    import os
+
+    import redis
+
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+    try:
+        redis.Redis.from_url(url).ping()
+    except redis.ConnectionError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Redis at {url}")
+    return url
+
+
+@pytest.fixture
 def make_user(db, django_user_model) -> Callable:
     """Factory: `make_user("dora", email=None, verified=True, password=PASSWORD)`.
 
