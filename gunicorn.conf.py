@@ -1,11 +1,18 @@
 """gunicorn's settings for the site: the Dockerfile, docker-compose.yml and `make bench-web` all
 serve it with these.
 
-One thread per worker process: requests here are CPU-bound Python, and the threads of one process
-share one interpreter lock, so a second thread adds lock hand-offs rather than throughput
-(`make bench-web` measured 3 workers x 2 threads spending about 1.5 times the CPU per move of
-single-threaded workers). Workers default to gunicorn's rule of thumb, 2 x cores + 1;
-WEB_CONCURRENCY and GUNICORN_THREADS override.
+Synchronous workers, one request at a time each, as gunicorn recommends for a CPU-bound
+application behind a buffering reverse proxy (the TLS terminator in front of the site), which
+shields them from slow clients. Requests here are CPU-bound Python that waits only on the local
+database and Redis. A free worker takes the next connection from the shared listen queue, so
+requests are served in order of arrival; with keep-alive connections (the `gthread` worker) a
+client stays on one worker, and waits behind that worker's other clients while another worker is
+idle. `make bench-web` measured the synchronous workers at a lower move p95 (38-42 ms against
+43-54 ms) and less CPU per move than `gthread` workers with one thread each; threads in one process
+share its interpreter lock, so more threads add lock hand-offs rather than throughput.
+
+Workers default to gunicorn's rule of thumb, 2 x cores + 1; WEB_CONCURRENCY overrides, and
+GUNICORN_THREADS above 1 switches to threaded (`gthread`) workers with keep-alive.
 """
 
 import multiprocessing
@@ -13,7 +20,6 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1))
-# gthread rather than sync: same one request at a time per thread, but keep-alive connections.
-worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
-keepalive = 30
+worker_class = "sync" if threads == 1 else "gthread"
+keepalive = 30  # for gthread workers; synchronous workers close each connection after its response

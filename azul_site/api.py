@@ -10,9 +10,9 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import IntegrityError
+from drf_orjson_renderer.parsers import ORJSONParser
 from rest_framework import exceptions, serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
@@ -28,7 +28,7 @@ class PayloadTooLarge(exceptions.APIException):
         super().__init__(f"The request body is too large: at most {limit} bytes are accepted.")
 
 
-class LimitedJSONParser(JSONParser):
+class LimitedJSONParser(ORJSONParser):
     """JSON, refused with 413 beyond DATA_UPLOAD_MAX_MEMORY_SIZE (DRF reads the raw stream, so
     Django's own check on `request.body` does not apply)."""
 

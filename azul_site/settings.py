@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+import orjson
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -205,6 +206,14 @@ REST_FRAMEWORK = {
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is
     # {"detail": ...} (see azul_site/api.py).
     "DEFAULT_PARSER_CLASSES": ["azul_site.api.LimitedJSONParser"],
+    # orjson: several times faster than the standard library's encoder, with the same output
+    # (UTC times end in "Z", and keys such as list indexes in errors become strings, as DRF's own
+    # encoder writes them).
+    "DEFAULT_RENDERER_CLASSES": [
+        "drf_orjson_renderer.renderers.ORJSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "ORJSON_RENDERER_OPTIONS": [orjson.OPT_UTC_Z, orjson.OPT_NON_STR_KEYS],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "azul_site.api.ContentNegotiation",
     "EXCEPTION_HANDLER": "azul_site.api.api_exception_handler",
 }

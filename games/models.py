@@ -25,8 +25,11 @@ class GameQuerySet(models.QuerySet):
 
     def get_with_seats(self, pk: uuid.UUID, *, lock: bool = False) -> "Game":
         """One game with its seats in order, their users and profiles, and its creator (who sits
-        at it), in one statement from the seats' side (every game has all its seats from
-        creation). Raises ``Game.DoesNotExist``.
+        at it), in one statement that returns one row: the game's, with its seats as an array
+        (`rows.select_with_children`). Raises ``Game.DoesNotExist``.
+
+        Users come with their username only and profiles with their display name only (what
+        games show); their other fields are deferred, so read them some other way.
 
         Read by every move and by the game's views and boards when they are not cached, so
         written out in plain SQL (`games.rows`).
@@ -38,15 +41,13 @@ class GameQuerySet(models.QuerySet):
         the one that fills the last starts it in the same transaction, and only the move that
         finishes it writes to them again. Otherwise they are read again.
         """
-        related = ["game", *SEAT_RELATED]
-        seats = rows.select(
-            Seat, related, where={"game": pk}, order_by=["position"], lock="game" if lock else False
-        )
-        if not seats:
+        found = _game_with_seats(pk, lock)
+        if found is None:
             raise Game.DoesNotExist(f"no game {pk}")
-        game = seats[0].game
+        game, seats = found
         if lock and (game.status != Game.Status.ACTIVE or not all(s.is_filled for s in seats)):
-            seats = rows.select(Seat, SEAT_RELATED, where={"game": pk}, order_by=["position"])
+            # A new statement sees what committed while this one waited; the row is locked now.
+            game, seats = _game_with_seats(pk, False) or found
         game.attach_seats(seats)
         creator = next((s.user for s in seats if s.user_id == game.created_by_id), None)
         if creator is not None:
@@ -55,6 +56,21 @@ class GameQuerySet(models.QuerySet):
 
 
 SEAT_RELATED = ["user", "user__profile"]
+# What games show of their players.
+SEAT_RELATED_FIELDS = {"user": ["username"], "user__profile": ["display_name"]}
+
+
+def _game_with_seats(pk: uuid.UUID, lock: bool) -> tuple["Game", list["Seat"]] | None:
+    return rows.select_with_children(
+        Game,
+        pk,
+        "seats",
+        SEAT_RELATED,
+        only=SEAT_RELATED_FIELDS,
+        order_by=["position"],
+        lock=lock,
+    )
+
 
 # Parsed engine states by game version, (pk, ply, updated_at): a game's state is a function of its
 # log (append-only, `ply` entries long), and every write to a game changes `updated_at`. Parsing

@@ -12,12 +12,13 @@ sent for writes (the ORM's bulk writes do not send them either).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from django.db import connections, router, transaction
+from django.db import NotSupportedError, connections, router, transaction
 from django.db.models import Field, Model
 from django.db.models.fields.reverse_related import ForeignObjectRel
 
@@ -37,6 +38,7 @@ class _Table:
     parent: int | None  # index of the table it hangs from
     attach: Callable[[Model, Model | None], None] | None  # parent.<relation> = instance
     attach_back: Callable[[Model, Model], None] | None  # instance.<relation> = parent
+    field_names: tuple[str, ...] | None = None  # the attnames loaded, when not all of them
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,100 @@ class _Plan:
     sql: str
     tables: tuple[_Table, ...]
     where_fields: tuple[Field, ...]
+
+
+class _Tables:
+    """The tables of a read: one model, then the relations followed from it, each joined and
+    given its columns, in the order its rows hold them."""
+
+    def __init__(
+        self, connection: Any, model: type[Model], prefix: str, only: Sequence[str] = ()
+    ) -> None:
+        self.connection, self.prefix = connection, prefix
+        self.quote = connection.ops.quote_name
+        self.columns: list[str] = []
+        self.joins: list[str] = []
+        self.tables: list[_Table] = []
+        self.by_path: dict[str, tuple[int, bool]] = {}  # path -> (index, reached by outer join)
+        self._add(model, None, None, None, only)
+
+    def alias(self, index: int) -> str:
+        return self.quote(f"{self.prefix}{index}")
+
+    def _add(self, model, parent, attach, attach_back, only: Sequence[str]) -> int:
+        meta, connection = model._meta, self.connection
+        fields = list(meta.concrete_fields)
+        field_names = None
+        if only:
+            wanted = {meta.get_field(name).attname for name in only} | {meta.pk.attname}
+            fields = [f for f in fields if f.attname in wanted]
+            field_names = tuple(f.attname for f in fields)
+        alias = f"{self.prefix}{len(self.tables)}"
+        converters = []
+        for offset, field in enumerate(fields):
+            col = field.get_col(alias)
+            found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+            if found:
+                converters.append((offset, tuple(found), col))
+        start = len(self.columns)
+        self.tables.append(
+            _Table(
+                model,
+                start,
+                start + len(fields),
+                start + fields.index(meta.pk),
+                tuple(converters),
+                parent,
+                attach,
+                attach_back,
+                field_names,
+            )
+        )
+        self.columns.extend(f"{self.quote(alias)}.{self.quote(f.column)}" for f in fields)
+        return len(self.tables) - 1
+
+    def follow(self, path: str, only: Sequence[str] = ()) -> None:
+        """Join the relation `path` (`user`, `user__profile`) from a table already here; with
+        `only`, load just those fields (and the keys that link the instances)."""
+        quote = self.quote
+        parent_path, _, name = path.rpartition("__")
+        parent, parent_outer = self.by_path[parent_path] if parent_path else (0, False)
+        parent_table = self.tables[parent]
+        relation = parent_table.model._meta.get_field(name)
+        if isinstance(relation, ForeignObjectRel):  # a reverse one-to-one, e.g. user -> profile
+            remote = relation.field
+            target = relation.related_model
+            on = (
+                f"{self.alias(parent)}.{quote(remote.target_field.column)}"
+                f" = {self.alias(len(self.tables))}.{quote(remote.column)}"
+            )
+            outer = True
+            attach, attach_back = relation.set_cached_value, remote.set_cached_value
+            only = [*only, remote.name] if only else only
+        else:  # a forward foreign key
+            if parent_table.field_names is not None:
+                assert relation.attname in parent_table.field_names, f"{path}: load its key"
+            target = relation.related_model
+            on = (
+                f"{self.alias(parent)}.{quote(relation.column)}"
+                f" = {self.alias(len(self.tables))}.{quote(relation.target_field.column)}"
+            )
+            outer = parent_outer or relation.null
+            attach = relation.set_cached_value
+            attach_back = relation.remote_field.set_cached_value if relation.unique else None
+        self.joins.append(
+            f"{'LEFT OUTER' if outer else 'INNER'} JOIN {quote(target._meta.db_table)}"
+            f" {self.alias(len(self.tables))} ON ({on})"
+        )
+        self.by_path[path] = (self._add(target, parent, attach, attach_back, only), outer)
+
+    def loaded_fields(self, table: _Table) -> list[Field]:
+        fields = table.model._meta.concrete_fields
+        return [f for f in fields if table.field_names is None or f.attname in table.field_names]
+
+    def from_clause(self) -> str:
+        sql = f"{self.quote(self.tables[0].model._meta.db_table)} {self.alias(0)}"
+        return " ".join([sql, *self.joins])
 
 
 @cache
@@ -57,71 +153,13 @@ def _plan(
 ) -> _Plan:
     connection = connections[alias]
     quote = connection.ops.quote_name
-    columns: list[str] = []
-    joins: list[str] = []
-    tables: list[_Table] = []
-    by_path: dict[str, tuple[int, bool]] = {}  # path -> (table index, reached by an outer join)
-
-    def add(table_model, alias, parent, attach, attach_back) -> int:
-        fields = table_model._meta.concrete_fields
-        converters = []
-        for offset, field in enumerate(fields):
-            col = field.get_col(alias)
-            found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-            if found:
-                converters.append((offset, tuple(found), col))
-        start = len(columns)
-        tables.append(
-            _Table(
-                table_model,
-                start,
-                start + len(fields),
-                start + fields.index(table_model._meta.pk),
-                tuple(converters),
-                parent,
-                attach,
-                attach_back,
-            )
-        )
-        columns.extend(f"{quote(alias)}.{quote(f.column)}" for f in fields)
-        return len(tables) - 1
-
-    add(model, "t0", None, None, None)
+    tables = _Tables(connection, model, "t")
     for path in related:
-        parent_path, _, name = path.rpartition("__")
-        parent, parent_outer = by_path[parent_path] if parent_path else (0, False)
-        parent_model, parent_alias = tables[parent].model, f"t{parent}"
-        relation = parent_model._meta.get_field(name)
-        alias = f"t{len(tables)}"
-        if isinstance(relation, ForeignObjectRel):  # a reverse one-to-one, e.g. user -> profile
-            remote = relation.field
-            target = relation.related_model
-            on = (
-                f"{quote(parent_alias)}.{quote(remote.target_field.column)}"
-                f" = {quote(alias)}.{quote(remote.column)}"
-            )
-            outer = True
-            attach, attach_back = relation.set_cached_value, remote.set_cached_value
-        else:  # a forward foreign key
-            target = relation.related_model
-            on = (
-                f"{quote(parent_alias)}.{quote(relation.column)}"
-                f" = {quote(alias)}.{quote(relation.target_field.column)}"
-            )
-            outer = parent_outer or relation.null
-            attach = relation.set_cached_value
-            attach_back = relation.remote_field.set_cached_value if relation.unique else None
-        joins.append(
-            f"{'LEFT OUTER' if outer else 'INNER'} JOIN {quote(target._meta.db_table)}"
-            f" {quote(alias)} ON ({on})"
-        )
-        by_path[path] = (add(target, alias, parent, attach, attach_back), outer)
+        tables.follow(path)
 
     meta = model._meta
     where_fields = tuple(meta.get_field(name) if name != "pk" else meta.pk for name in where)
-    sql = f"SELECT {', '.join(columns)} FROM {quote(meta.db_table)} {quote('t0')}"
-    if joins:
-        sql += " " + " ".join(joins)
+    sql = f"SELECT {', '.join(tables.columns)} FROM {tables.from_clause()}"
     if where_fields:
         conditions = [f"{quote('t0')}.{quote(f.column)} = %s" for f in where_fields]
         sql += " WHERE " + " AND ".join(conditions)
@@ -131,9 +169,40 @@ def _plan(
         )
     if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
-        if joins and connection.features.has_select_for_update_of:
-            sql += f" OF {quote(f't{0 if lock is True else by_path[lock][0]}')}"
-    return _Plan(sql, tuple(tables), where_fields)
+        if tables.joins and connection.features.has_select_for_update_of:
+            sql += f" OF {quote(f't{0 if lock is True else tables.by_path[lock][0]}')}"
+    return _Plan(sql, tuple(tables.tables), where_fields)
+
+
+def _instances(
+    tables: Sequence[_Table],
+    row: Sequence[Any],
+    built: dict[tuple[int, Any], Model],
+    connection: Any,
+) -> Model:
+    """The instances of one row, converted and linked as `select_related` links them; returns
+    the first. Instances already in `built` (by table and key) are reused."""
+    db = connection.alias
+    instances: list[Model | None] = []
+    for index, table in enumerate(tables):
+        pk = row[table.pk]
+        instance = None if pk is None else built.get((index, pk))
+        if instance is None and pk is not None:
+            values = list(row[table.start : table.end])
+            for offset, converters, col in table.converters:
+                value = values[offset]
+                for convert in converters:
+                    value = convert(value, col, connection)
+                values[offset] = value
+            instance = built[index, pk] = table.model.from_db(db, table.field_names, values)
+        instances.append(instance)
+        if table.parent is not None:
+            parent = instances[table.parent]
+            if parent is not None:
+                table.attach(parent, instance)
+                if instance is not None and table.attach_back is not None:
+                    table.attach_back(instance, parent)
+    return instances[0]
 
 
 def select(
@@ -161,31 +230,137 @@ def select(
         cursor.execute(plan.sql, params)
         rows = cursor.fetchall()
 
-    db = connection.alias
-    results: list[Model] = []
     built: dict[tuple[int, Any], Model] = {}
-    for row in rows:
-        instances: list[Model | None] = []
-        for index, table in enumerate(plan.tables):
-            pk = row[table.pk]
-            instance = None if pk is None else built.get((index, pk))
-            if instance is None and pk is not None:
-                values = list(row[table.start : table.end])
-                for offset, converters, col in table.converters:
-                    value = values[offset]
-                    for convert in converters:
-                        value = convert(value, col, connection)
-                    values[offset] = value
-                instance = built[index, pk] = table.model.from_db(db, None, values)
-            instances.append(instance)
-            if table.parent is not None:
-                parent = instances[table.parent]
-                if parent is not None:
-                    table.attach(parent, instance)
-                    if instance is not None and table.attach_back is not None:
-                        table.attach_back(instance, parent)
-        results.append(instances[0])
-    return results
+    return [_instances(plan.tables, row, built, connection) for row in rows]
+
+
+# -- one row with its children, in one row ---------------------------------------------------------
+
+# Column types that a JSON array gives back as the row itself would (numbers, strings, booleans),
+# so that the backend's converters apply to them unchanged.
+_JSON_PLAIN_TYPES = frozenset(
+    {
+        "AutoField",
+        "BigAutoField",
+        "SmallAutoField",
+        "IntegerField",
+        "BigIntegerField",
+        "SmallIntegerField",
+        "PositiveIntegerField",
+        "PositiveSmallIntegerField",
+        "PositiveBigIntegerField",
+        "CharField",
+        "TextField",
+        "BooleanField",
+    }
+)
+
+
+def _json_plain(field: Field) -> bool:
+    while field.is_relation:
+        field = field.target_field
+    return field.get_internal_type() in _JSON_PLAIN_TYPES
+
+
+@dataclass(frozen=True)
+class _FamilyPlan:
+    sql: str
+    parent: tuple[_Table, ...]
+    children: tuple[_Table, ...]
+    link: str  # the children's foreign key to the parent
+    order_by: tuple[int, ...]  # the columns of a child's row that it is sorted by
+
+
+@cache
+def _family_plan(
+    model: type[Model],
+    children: str,
+    related: tuple[str, ...],
+    only: tuple[tuple[str, tuple[str, ...]], ...],
+    order_by: tuple[str, ...],
+    lock: bool,
+    alias: str,
+) -> _FamilyPlan:
+    connection = connections[alias]
+    if connection.vendor == "postgresql":
+        aggregate, array = "json_agg({})::text", "json_build_array({})"
+    elif connection.vendor == "sqlite":
+        aggregate, array = "json_group_array({})", "json_array({})"
+    else:
+        raise NotSupportedError(f"select_with_children does not know {connection.vendor}")
+    quote = connection.ops.quote_name
+    parent = _Tables(connection, model, "p")
+    relation = model._meta.get_field(children)
+    child_model, link = relation.related_model, relation.field
+    # The children's key to the parent is the parent's: not loaded, but set from the parent.
+    child_fields = [f.name for f in child_model._meta.concrete_fields if f is not link]
+    family = _Tables(connection, child_model, "c", child_fields)
+    for path in related:
+        family.follow(path, dict(only).get(path, ()))
+    for table in family.tables:
+        for field in family.loaded_fields(table):
+            if not _json_plain(field):
+                raise NotSupportedError(f"{field} cannot be read back from a JSON array")
+    if len(family.columns) > 100:  # PostgreSQL's limit on a function's arguments
+        raise NotSupportedError("too many columns for one JSON array")
+    loaded = [f.name for f in family.loaded_fields(family.tables[0])]
+    sorted_by = tuple(family.tables[0].start + loaded.index(name) for name in order_by)
+
+    pk = quote(model._meta.pk.column)
+    rows_sql = (
+        f"SELECT {aggregate.format(array.format(', '.join(family.columns)))}"
+        f" FROM {family.from_clause()}"
+        f" WHERE {family.alias(0)}.{quote(link.column)} = {parent.alias(0)}.{pk}"
+    )
+    sql = (
+        f"SELECT {', '.join(parent.columns)}, ({rows_sql}) FROM {parent.from_clause()}"
+        f" WHERE {parent.alias(0)}.{pk} = %s"
+    )
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    return _FamilyPlan(sql, tuple(parent.tables), tuple(family.tables), link.name, sorted_by)
+
+
+def select_with_children(
+    model: type[Model],
+    pk: Any,
+    children: str,
+    related: Sequence[str] = (),
+    *,
+    only: dict[str, Sequence[str]] | None = None,
+    order_by: Sequence[str] = (),
+    lock: bool = False,
+) -> tuple[Model, list[Model]] | None:
+    """The `model` instance with primary key `pk` and its `children` (a reverse foreign key, e.g.
+    a game's `seats`), each with the relations `related` (`select_related` paths from the
+    child), sorted by `order_by`; None if there is no such row. With `lock`, the parent's row is
+    locked (`select_for_update()`).
+
+    One row, whatever the number of children: they come as one JSON array (PostgreSQL and
+    SQLite only), rather than as rows that each repeat the parent's columns. So the children's
+    columns must be numbers, strings or booleans; `only` (path -> field names) loads just those
+    fields of a related model, deferring the rest. Each child's foreign key is its parent,
+    already loaded.
+    """
+    connection = connections[(router.db_for_write if lock else router.db_for_read)(model)]
+    frozen_only = tuple((path, tuple(names)) for path, names in (only or {}).items())
+    plan = _family_plan(
+        model, children, tuple(related), frozen_only, tuple(order_by), lock, connection.alias
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(plan.sql, [model._meta.pk.get_db_prep_value(pk, connection)])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    parent = _instances(plan.parent, row, {}, connection)
+    child_rows = json.loads(row[-1]) if row[-1] else []
+    if plan.order_by:
+        child_rows.sort(key=lambda r: [(r[i] is None, r[i]) for i in plan.order_by])
+    built: dict[tuple[int, Any], Model] = {}
+    family = [_instances(plan.children, r, built, connection) for r in child_rows]
+    for child in family:
+        setattr(child, plan.link, parent)
+    return parent, family
 
 
 @cache

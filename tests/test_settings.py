@@ -44,7 +44,7 @@ def test_production_settings_pass_the_deployment_checklist():
 
 
 @pytest.mark.slow
-def test_gunicorn_serves_the_site_with_single_threaded_workers():
+def test_gunicorn_serves_the_site_with_synchronous_workers():
     base = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "DATABASE_URL"}}
     gunicorn = [str(Path(sys.executable).with_name("gunicorn")), "-c", "gunicorn.conf.py"]
     env = {**base, **PRODUCTION_ENV}
@@ -52,17 +52,22 @@ def test_gunicorn_serves_the_site_with_single_threaded_workers():
     check = subprocess.run(
         [*gunicorn, "--check-config", "azul_site.wsgi"], cwd=ROOT, env=env, capture_output=True
     )
-    printed = subprocess.run(
-        [*gunicorn, "--print-config", "azul_site.wsgi"],
-        cwd=ROOT,
-        env={**env, "WEB_CONCURRENCY": "7"},
-        capture_output=True,
-        text=True,
-    )
+
+    def printed(**overrides: str) -> dict[str, str]:
+        out = subprocess.run(
+            [*gunicorn, "--print-config", "azul_site.wsgi"],
+            cwd=ROOT,
+            env={**env, **overrides},
+            capture_output=True,
+            text=True,
+        ).stdout
+        return dict(
+            (name.strip(), value.strip())
+            for name, _, value in (line.partition("=") for line in out.splitlines())
+        )
 
     assert check.returncode == 0, check.stderr
-    config = dict(
-        (name.strip(), value.strip())
-        for name, _, value in (line.partition("=") for line in printed.stdout.splitlines())
-    )
-    assert (config["worker_class"], config["threads"], config["workers"]) == ("gthread", "1", "7")
+    config = printed(WEB_CONCURRENCY="7")
+    assert (config["worker_class"], config["threads"], config["workers"]) == ("sync", "1", "7")
+    threaded = printed(GUNICORN_THREADS="4")
+    assert (threaded["worker_class"], threaded["threads"]) == ("gthread", "4")
