@@ -1,13 +1,13 @@
 """Plain-SQL reads and writes of model rows, for the hottest paths: reading a game with its seats
 (every board page, game API call and move) and writing a move.
 
-Building these statements with the ORM (`select_related`, `bulk_create`, `QuerySet.update`) costs
-several times what the database takes to run them, so they are written out here from the models'
-own field metadata instead. Values go through the same conversions as in the ORM: on the way in,
-the field's `pre_save` (`auto_now`...) and `get_db_prep_save`; on the way out, the backend's and
-the field's converters, then `Model.from_db`, with related objects cached on the instances as
-`select_related` caches them. Nothing here knows a table or a column by name; signals are not
-sent for writes (the ORM's bulk writes do not send them either).
+Building these statements with the ORM (`select_related` and `prefetch_related`, `bulk_create`,
+`QuerySet.update`) costs several times what the database takes to run them, so they are written
+out here from the models' own field metadata instead. Values go through the same conversions as
+in the ORM: on the way in, the field's `pre_save` (`auto_now`...) and `get_db_prep_save`; on the
+way out, the backend's and the field's converters, then `Model.from_db`, with related objects
+cached on the instances as `select_related` caches them. Nothing here knows a table or a column
+by name; signals are not sent for writes (the ORM's bulk writes do not send them either).
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from django.db import NotSupportedError, connections, router, transaction
 from django.db.models import Field, Model
 from django.db.models.fields.reverse_related import ForeignObjectRel
 
-# -- reads ---------------------------------------------------------------------------------------
+# -- reads: a row with its children, in one row -----------------------------------------------
 
 
 @dataclass(frozen=True)
 class _Table:
-    """One model in a `select`: its alias, where its columns start in a row, how to convert them,
-    and how to attach its instance to the instance it was reached from."""
+    """One model in a read: where its columns start in a row, how to convert them, and how to
+    attach its instance to the instance it was reached from."""
 
     model: type[Model]
     start: int
@@ -39,13 +39,6 @@ class _Table:
     attach: Callable[[Model, Model | None], None] | None  # parent.<relation> = instance
     attach_back: Callable[[Model, Model], None] | None  # instance.<relation> = parent
     field_names: tuple[str, ...] | None = None  # the attnames loaded, when not all of them
-
-
-@dataclass(frozen=True)
-class _Plan:
-    sql: str
-    tables: tuple[_Table, ...]
-    where_fields: tuple[Field, ...]
 
 
 class _Tables:
@@ -142,38 +135,6 @@ class _Tables:
         return " ".join([sql, *self.joins])
 
 
-@cache
-def _plan(
-    model: type[Model],
-    related: tuple[str, ...],
-    where: tuple[str, ...],
-    order_by: tuple[str, ...],
-    lock: bool | str,
-    alias: str,
-) -> _Plan:
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    tables = _Tables(connection, model, "t")
-    for path in related:
-        tables.follow(path)
-
-    meta = model._meta
-    where_fields = tuple(meta.get_field(name) if name != "pk" else meta.pk for name in where)
-    sql = f"SELECT {', '.join(tables.columns)} FROM {tables.from_clause()}"
-    if where_fields:
-        conditions = [f"{quote('t0')}.{quote(f.column)} = %s" for f in where_fields]
-        sql += " WHERE " + " AND ".join(conditions)
-    if order_by:
-        sql += " ORDER BY " + ", ".join(
-            f"{quote('t0')}.{quote(meta.get_field(name).column)}" for name in order_by
-        )
-    if lock and connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
-        if tables.joins and connection.features.has_select_for_update_of:
-            sql += f" OF {quote(f't{0 if lock is True else tables.by_path[lock][0]}')}"
-    return _Plan(sql, tuple(tables.tables), where_fields)
-
-
 def _instances(
     tables: Sequence[_Table],
     row: Sequence[Any],
@@ -204,37 +165,6 @@ def _instances(
                     table.attach_back(instance, parent)
     return instances[0]
 
-
-def select(
-    model: type[Model],
-    related: Sequence[str] = (),
-    *,
-    where: dict[str, Any],
-    order_by: Sequence[str] = (),
-    lock: bool | str = False,
-) -> list[Model]:
-    """`model.objects.select_related(*related).filter(**where).order_by(*order_by)` as a list;
-    `where` is field name -> value. With `lock`, `select_for_update(of=("self",))`, or of the
-    related path it names (`lock="game"`).
-
-    Related objects reached by one path from several rows (a game from each of its seats) are one
-    instance, built once.
-    """
-    connection = connections[(router.db_for_write if lock else router.db_for_read)(model)]
-    plan = _plan(model, tuple(related), tuple(where), tuple(order_by), lock, connection.alias)
-    params = [
-        field.get_db_prep_value(value, connection)
-        for field, value in zip(plan.where_fields, where.values(), strict=True)
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(plan.sql, params)
-        rows = cursor.fetchall()
-
-    built: dict[tuple[int, Any], Model] = {}
-    return [_instances(plan.tables, row, built, connection) for row in rows]
-
-
-# -- one row with its children, in one row ---------------------------------------------------------
 
 # Column types that a JSON array gives back as the row itself would (numbers, strings, booleans),
 # so that the backend's converters apply to them unchanged.

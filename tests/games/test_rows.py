@@ -1,4 +1,4 @@
-"""The move path's plain-SQL writes store what the ORM's own INSERT and UPDATE would."""
+"""The plain-SQL reads and writes of the move path read and store what the ORM would."""
 
 import uuid
 
@@ -101,52 +101,6 @@ def mixed_game(alice, bob):
             services.SeatSpec(kind="open"),
         ],
     )
-
-
-def test_select_reads_what_select_related_reads(mixed_game, django_assert_num_queries):
-    from games.models import Seat
-
-    related = ["game", "game__created_by", "user", "user__profile"]
-    expected = list(
-        Seat.objects.select_related(*related).filter(game=mixed_game).order_by("position")
-    )
-
-    with django_assert_num_queries(1):
-        seats = rows.select(Seat, related, where={"game": mixed_game.pk}, order_by=["position"])
-        # Every relation comes with the rows: no further queries.
-        got = [
-            (
-                _fields(s),
-                _fields(s.game),
-                _fields(s.game.created_by),
-                s.user and _fields(s.user),
-                s.user and _fields(s.user.profile),
-                s.user and s.user.profile.user is s.user,
-            )
-            for s in seats
-        ]
-
-    assert got == [
-        (
-            _fields(s),
-            _fields(s.game),
-            _fields(s.game.created_by),
-            s.user and _fields(s.user),
-            s.user and _fields(s.user.profile),
-            s.user and True,
-        )
-        for s in expected
-    ]
-    assert [s.user_id is None for s in seats] == [False, True, False, True]
-    assert all(s.game is seats[0].game for s in seats)  # one game, built once
-    assert not seats[0]._state.adding and seats[0]._state.db == "default"
-
-
-def test_select_by_primary_key_and_nothing_found(mixed_game):
-    found = rows.select(Game, ["created_by"], where={"pk": mixed_game.pk}, lock=True)
-    assert [g.pk for g in found] == [mixed_game.pk]
-    assert found[0].created_by.username == "alice"
-    assert rows.select(Game, where={"pk": uuid.uuid4()}) == []
 
 
 def test_select_with_children_reads_the_parent_and_its_children_in_one_row(
