@@ -118,6 +118,10 @@ class Game(models.Model):
     state = models.JSONField(default=dict, blank=True)
     # Number of log entries (deals and moves) so far: the next entry's number.
     ply = models.PositiveIntegerField(default=0)
+    # Not indexed: nearly every move sets a new deadline, and an index on it would make every
+    # move's UPDATE write a new entry in each of the table's indexes, where otherwise PostgreSQL
+    # updates the row in place on its page (a HOT update; the table leaves room for that, see
+    # migration 0003). Finding overdue games reads the active ones by status.
     turn_deadline = models.DateTimeField(null=True, blank=True)
     # Chosen at random when the game starts.
     first_player = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -128,7 +132,6 @@ class Game(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["status", "-created_at"], name="game_status_created_idx"),
-            models.Index(fields=["status", "turn_deadline"], name="game_status_deadline_idx"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -12,6 +12,9 @@ requests per second and p50/p95 latency, each with CONCURRENCY client threads, f
 - move submission: each client thread is a pair of players with their own games, posting legal
   moves with the right `expected_ply` (token auth) and starting its next game when one ends.
 
+The scenarios take turns in rounds (`--rounds`), so that a drift in the machine's speed during
+the run does not favour one of them; each prints the totals of its slices.
+
 Targets: board page and move submission cost at most 4x the trivial view (by p50 latency);
 move submission p95 under 50 ms with 8 concurrent players.
 """
@@ -255,6 +258,14 @@ class Result:
     # Seconds of server CPU during the scenario, by program.
     server_cpu: dict[str, float] = field(default_factory=dict)
 
+    def add(self, other: Result) -> None:
+        """Count `other`, another slice of the same scenario, in this one."""
+        self.latencies += other.latencies
+        self.wall += other.wall
+        self.errors += other.errors
+        for program, seconds in other.server_cpu.items():
+            self.server_cpu[program] = self.server_cpu.get(program, 0.0) + seconds
+
     @property
     def cpu_ms_per_request(self) -> float:
         return self.cpu_ms(*SERVER_PROGRAMS)
@@ -302,56 +313,81 @@ def run_get(name, port, path, headers, concurrency, seconds, max_requests) -> Re
     return Result(name, latencies, time.perf_counter() - started, errors[0])
 
 
-def run_moves(port, pairs, concurrency, seconds, max_requests) -> Result:
-    from games import engine
+class MovingPair:
+    """Two players with their own games, moving in turn with the right `expected_ply` (token
+    auth) and starting their next game when one ends; carries on from round to round."""
 
+    def __init__(self, port: int, tokens: dict[str, str], games: list[str], seed: int) -> None:
+        self.tokens, self.games = tokens, iter(games)
+        self.rng = random.Random(seed)
+        self.client = Client(port)
+        self.game_id: str | None = None
+        self.view: dict = {"status": "not started"}
+
+    def _next_game(self) -> bool:
+        self.game_id = next(self.games, None)
+        if self.game_id is None:
+            return False
+        _, data, _ = self.client.request(
+            "GET",
+            f"/api/games/{self.game_id}/",
+            {"Authorization": f"Token {next(iter(self.tokens.values()))}"},
+        )
+        self.view = json.loads(data)
+        self.seat_user = {p["position"]: p["username"] for p in self.view["players"]}
+        return True
+
+    def play(self, take_turn, record) -> None:
+        """Move while `take_turn()` allows; `record(status, data, elapsed)` each answer."""
+        from games import engine
+
+        while self.view["status"] == "active" or self._next_game():
+            if self.view["status"] != "active":
+                continue
+            if not take_turn():
+                return
+            state = engine.State.from_dict(self.view["state"])
+            position = state.to_move[0]
+            move = str(engine.random_move(state, self.rng, position))
+            body = json.dumps({"move": move, "expected_ply": self.view["ply"]}).encode()
+            headers = {
+                "Authorization": f"Token {self.tokens[self.seat_user[position]]}",
+                "Content-Type": "application/json",
+            }
+            status, data, elapsed = self.client.request(
+                "POST", f"/api/games/{self.game_id}/moves/", headers, body
+            )
+            record(status, data, elapsed)
+            if status != 201:
+                print(f"  move refused ({status}): {data[:200]!r}", file=sys.stderr)
+                self.view = {"status": "refused"}
+                return
+            self.view = json.loads(data)
+
+
+def run_moves(pairs: list[MovingPair], seconds: float, max_requests: int) -> Result:
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
     deadline = time.perf_counter() + seconds
     budget = [max_requests]
 
-    def worker(index: int) -> None:
-        tokens, games = pairs[index]
-        rng = random.Random(index)
-        client = Client(port)
-        for game_id in games:
-            status, data, _ = client.request(
-                "GET",
-                f"/api/games/{game_id}/",
-                {"Authorization": f"Token {next(iter(tokens.values()))}"},
-            )
-            view = json.loads(data)
-            seat_user = {p["position"]: p["username"] for p in view["players"]}
-            while view["status"] == "active":
-                if time.perf_counter() >= deadline:
-                    return
-                with lock:
-                    if budget[0] <= 0:
-                        return
-                    budget[0] -= 1
-                state = engine.State.from_dict(view["state"])
-                position = state.to_move[0]
-                move = str(engine.random_move(state, rng, position))
-                body = json.dumps({"move": move, "expected_ply": view["ply"]}).encode()
-                headers = {
-                    "Authorization": f"Token {tokens[seat_user[position]]}",
-                    "Content-Type": "application/json",
-                }
-                status, data, elapsed = client.request(
-                    "POST", f"/api/games/{game_id}/moves/", headers, body
-                )
-                if status != 201:
-                    with lock:
-                        errors[0] += 1
-                    print(f"  move refused ({status}): {data[:200]!r}", file=sys.stderr)
-                    return
-                with lock:
-                    latencies.append(elapsed)
-                view = json.loads(data)
+    def take_turn() -> bool:
+        with lock:
+            if budget[0] <= 0 or time.perf_counter() >= deadline:
+                return False
+            budget[0] -= 1
+            return True
+
+    def record(status: int, data: bytes, elapsed: float) -> None:
+        with lock:
+            if status == 201:
+                latencies.append(elapsed)
+            else:
+                errors[0] += 1
 
     started = time.perf_counter()
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
+    threads = [threading.Thread(target=pair.play, args=(take_turn, record)) for pair in pairs]
     for t in threads:
         t.start()
     for t in threads:
@@ -381,8 +417,11 @@ def wait_for(port: int, timeout: float = 30) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=8.0, help="per scenario")
-    parser.add_argument("--max-requests", type=int, default=4000, help="per scenario")
+    parser.add_argument("--seconds", type=float, default=8.0, help="per scenario, in all")
+    parser.add_argument("--max-requests", type=int, default=4000, help="per scenario, in all")
+    parser.add_argument(
+        "--rounds", type=int, default=4, help="the scenarios run in turn, this many times"
+    )
     parser.add_argument("--workers", type=int, help="default: gunicorn.conf.py's")
     parser.add_argument("--threads", type=int, help="default: gunicorn.conf.py's")
     parser.add_argument("--long-moves", type=int, default=120)
@@ -434,24 +473,35 @@ def main() -> None:
         # Warm every worker's imports, templates and connections before measuring.
         run_get("warm", port, board, session, args.concurrency, 2, 200)
         run_get("warm", port, f"/api/games/{data.long_game}/", token, args.concurrency, 2, 200)
-        common = (args.concurrency, args.seconds, args.max_requests)
-        scenarios = [
-            lambda: run_get("trivial view (/healthz)", port, "/healthz", {}, *common),
-            lambda: run_get(
-                f"board page ({data.long_ply} log entries)", port, board, session, *common
-            ),
-            lambda: run_get(
-                "game detail API (GET)", port, f"/api/games/{data.long_game}/", token, *common
-            ),
-            lambda: run_moves(port, data.pairs, *common),
+        # The scenarios take turns, a slice each per round, so that a change in the machine's
+        # speed during the run (seen here: a third either way within a minute) weighs on all of
+        # them alike rather than on whichever ran then.
+        per_round = (args.concurrency, args.seconds / args.rounds, args.max_requests // args.rounds)
+        pairs = [
+            MovingPair(port, tokens, games, seed=index)
+            for index, (tokens, games) in enumerate(data.pairs)
         ]
-        results = []
-        for scenario in scenarios:
-            cpu_before = server_cpu_seconds()
-            result = scenario()
-            cpu_after = server_cpu_seconds()
-            result.server_cpu = {p: cpu_after[p] - cpu_before[p] for p in SERVER_PROGRAMS}
-            results.append(result)
+        scenarios = [
+            lambda: run_get("trivial view (/healthz)", port, "/healthz", {}, *per_round),
+            lambda: run_get(
+                f"board page ({data.long_ply} log entries)", port, board, session, *per_round
+            ),
+            lambda: run_get(
+                "game detail API (GET)", port, f"/api/games/{data.long_game}/", token, *per_round
+            ),
+            lambda: run_moves(pairs, *per_round[1:]),
+        ]
+        results: list[Result] = []
+        for round_number in range(args.rounds):
+            for index, scenario in enumerate(scenarios):
+                cpu_before = server_cpu_seconds()
+                result = scenario()
+                cpu_after = server_cpu_seconds()
+                result.server_cpu = {p: cpu_after[p] - cpu_before[p] for p in SERVER_PROGRAMS}
+                if round_number == 0:
+                    results.append(result)
+                else:
+                    results[index].add(result)
     finally:
         server.terminate()
         server.wait(timeout=20)

@@ -214,3 +214,29 @@ def test_a_new_display_name_shows_on_the_game_at_once(
 
     assert client.get(games_url(game.id)).json()["players"][0]["display_name"] == "Alice the Tiler"
     assert "Alice the Tiler" in page.get(f"/games/{game.id}/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_moves_update_the_game_row_in_place(start_game, alice, bob):
+    """HOT updates: no index to rewrite for an ordinary move (see migration 0003). Moves commit
+    one by one here, as they do in play, so that each page can reclaim the space of the row
+    versions before."""
+    game = play_moves(start_game(alice, bob), {0: alice, 1: bob}, 1)
+
+    def game_row_updates() -> tuple[int, int]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_stat_force_next_flush()")
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute(
+                "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables"
+                " WHERE relid = %s::regclass",
+                [Game._meta.db_table],
+            )
+            return cursor.fetchone()
+
+    updated, hot = game_row_updates()
+    play_moves(game, {0: alice, 1: bob}, 8)
+    updated_after, hot_after = game_row_updates()
+
+    assert updated_after - updated >= 8
+    assert hot_after - hot == updated_after - updated
