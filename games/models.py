@@ -13,6 +13,7 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from games import engine, rows
+from games.jsoncodec import OrjsonDecoder, OrjsonEncoder
 
 
 class GameQuerySet(models.QuerySet):
@@ -115,7 +116,7 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
     # The engine's `State.to_dict()` after the whole log; empty until the game starts.
-    state = models.JSONField(default=dict, blank=True)
+    state = models.JSONField(default=dict, blank=True, encoder=OrjsonEncoder, decoder=OrjsonDecoder)
     # Number of log entries (deals and moves) so far: the next entry's number.
     ply = models.PositiveIntegerField(default=0)
     # Not indexed: nearly every move sets a new deadline, and an index on it would make every
@@ -297,7 +298,7 @@ class LogEntry(models.Model):
     kind = models.CharField(max_length=4, choices=Kind.choices)
     player = models.PositiveSmallIntegerField(null=True, blank=True)
     # {"kind": "deal", "tiles": [[colour, ...], ...]} or {"kind": "move", "player": p, "move": ...}
-    data = models.JSONField()
+    data = models.JSONField(encoder=OrjsonEncoder, decoder=OrjsonDecoder)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -321,20 +321,21 @@ def _from_dict(data: Any) -> State:
     if markers > 1:
         raise ValueError("there is only one starting player marker")
 
-    total = state.tile_total()
+    # Tiles of each colour, wherever they are, in one pass (states are parsed on every read).
+    per_color = [state.bag[c] + state.lid[c] + state.center[c] for c in range(5)]
+    for counts in state.factories:
+        for c in range(5):
+            per_color[c] += counts[c]
+    for b in state.boards:
+        for r in range(5):
+            if b.line_color[r] >= 0:
+                per_color[b.line_color[r]] += b.line_count[r]
+        for tile in (*b.wall, *b.floor):
+            if 0 <= tile < 5:  # not an empty wall space, nor the starting player marker
+                per_color[tile] += 1
+    total = sum(per_color)
     if total != TOTAL_TILES:
         raise ValueError(f"the game has {TOTAL_TILES} tiles, this state has {total}")
-    per_color = [
-        state.bag[c]
-        + state.lid[c]
-        + sum(f[c] for f in state.factories)
-        + state.center[c]
-        + sum(
-            (b.line_count[r] if b.line_color[r] == c else 0) for b in state.boards for r in range(5)
-        )
-        + sum(b.wall.count(c) + b.floor.count(c) for b in state.boards)
-        for c in range(5)
-    ]
     for c, n in enumerate(per_color):
         if n != TILES_PER_COLOR:
             raise ValueError(f"there are {TILES_PER_COLOR} {COLORS[c]} tiles, this state has {n}")
