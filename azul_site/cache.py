@@ -38,23 +38,23 @@ class RedisCache(DjangoRedisCache):
     def count_hit(self, key: str, timeout: int) -> int:
         """Add one to the counter at `key` (created at 1, expiring `timeout` seconds after its
         first hit) and return its new value: one round trip (INCR, then EXPIRE NX, pipelined)."""
-        key = self.make_and_validate_key(key)
-        client = self._cache.get_client(key, write=True)
-        pipeline = client.pipeline(transaction=False)
-        pipeline.incr(key)
-        pipeline.expire(key, timeout, nx=True)
-        count, _ = pipeline.execute()
-        return count
+        return self._count_hit(key, timeout)[1]
 
     def get_and_count_hit(self, key: str, counter: str, timeout: int) -> tuple[Any, int]:
         """`get(key)` and `count_hit(counter, timeout)`, in one round trip."""
-        key, counter = self.make_and_validate_key(key), self.make_and_validate_key(counter)
-        client = self._cache.get_client(counter, write=True)
-        pipeline = client.pipeline(transaction=False)
-        pipeline.get(key)
+        return self._count_hit(counter, timeout, also_get=key)
+
+    def _count_hit(
+        self, counter: str, timeout: int, also_get: str | None = None
+    ) -> tuple[Any, int]:
+        counter = self.make_and_validate_key(counter)
+        pipeline = self._cache.get_client(counter, write=True).pipeline(transaction=False)
+        if also_get is not None:
+            pipeline.get(self.make_and_validate_key(also_get))
         pipeline.incr(counter)
         pipeline.expire(counter, timeout, nx=True)
-        value, count, _ = pipeline.execute()
+        *got, count, _ = pipeline.execute()
+        value = got[0] if got else None
         return (None if value is None else self._cache._serializer.loads(value)), count
 
 

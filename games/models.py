@@ -56,9 +56,8 @@ class GameQuerySet(models.QuerySet):
         return game
 
 
-SEAT_RELATED = ["user", "user__profile"]
-# What games show of their players.
-SEAT_RELATED_FIELDS = {"user": ["username"], "user__profile": ["display_name"]}
+# The relations read with a game's seats, and what games show of them: their players' names.
+SEAT_RELATED = {"user": ["username"], "user__profile": ["display_name"]}
 
 
 def _game_with_seats(pk: uuid.UUID, lock: bool) -> tuple["Game", list["Seat"]] | None:
@@ -66,8 +65,8 @@ def _game_with_seats(pk: uuid.UUID, lock: bool) -> tuple["Game", list["Seat"]] |
         Game,
         pk,
         "seats",
-        SEAT_RELATED,
-        only=SEAT_RELATED_FIELDS,
+        list(SEAT_RELATED),
+        only=SEAT_RELATED,
         order_by=["position"],
         lock=lock,
     )
@@ -201,10 +200,9 @@ class Game(models.Model):
             transaction.on_commit(lambda: _remember_parsed(version, state), using=self._state.db)
 
     def attach_seats(self, seats: list["Seat"]) -> None:
-        """Make `seats` (all of this game's, in order) what `self.seats.all()` returns, without a
-        query: the cache `prefetch_related("seats")` fills."""
-        for seat in seats:
-            seat.game = self
+        """Make `seats` (all of this game's, in order, each already linked to it) what
+        `self.seats.all()` returns, without a query: the cache `prefetch_related("seats")`
+        fills."""
         # A bare QuerySet: the related manager's own would build its filter for nothing.
         prefetched = models.QuerySet(model=Seat)
         prefetched._result_cache = seats

@@ -38,7 +38,8 @@ class _Table:
     parent: int | None  # index of the table it hangs from
     attach: Callable[[Model, Model | None], None] | None  # parent.<relation> = instance
     attach_back: Callable[[Model, Model], None] | None  # instance.<relation> = parent
-    field_names: tuple[str, ...] | None = None  # the attnames loaded, when not all of them
+    fields: tuple[Field, ...]  # the fields loaded, in the order of the row's columns
+    field_names: tuple[str, ...] | None  # their attnames, when they are not all the fields
 
 
 class _Tables:
@@ -85,6 +86,7 @@ class _Tables:
                 parent,
                 attach,
                 attach_back,
+                tuple(fields),
                 field_names,
             )
         )
@@ -110,8 +112,7 @@ class _Tables:
             attach, attach_back = relation.set_cached_value, remote.set_cached_value
             only = [*only, remote.name] if only else only
         else:  # a forward foreign key
-            if parent_table.field_names is not None:
-                assert relation.attname in parent_table.field_names, f"{path}: load its key"
+            assert relation in parent_table.fields, f"{path}: load its key"
             target = relation.related_model
             on = (
                 f"{self.alias(parent)}.{quote(relation.column)}"
@@ -125,10 +126,6 @@ class _Tables:
             f" {self.alias(len(self.tables))} ON ({on})"
         )
         self.by_path[path] = (self._add(target, parent, attach, attach_back, only), outer)
-
-    def loaded_fields(self, table: _Table) -> list[Field]:
-        fields = table.model._meta.concrete_fields
-        return [f for f in fields if table.field_names is None or f.attname in table.field_names]
 
     def from_clause(self) -> str:
         sql = f"{self.quote(self.tables[0].model._meta.db_table)} {self.alias(0)}"
@@ -228,12 +225,12 @@ def _family_plan(
     for path in related:
         family.follow(path, dict(only).get(path, ()))
     for table in family.tables:
-        for field in family.loaded_fields(table):
+        for field in table.fields:
             if not _json_plain(field):
                 raise NotSupportedError(f"{field} cannot be read back from a JSON array")
     if len(family.columns) > 100:  # PostgreSQL's limit on a function's arguments
         raise NotSupportedError("too many columns for one JSON array")
-    loaded = [f.name for f in family.loaded_fields(family.tables[0])]
+    loaded = [f.name for f in family.tables[0].fields]
     sorted_by = tuple(family.tables[0].start + loaded.index(name) for name in order_by)
 
     pk = quote(model._meta.pk.column)

@@ -297,7 +297,7 @@ class Result:
     latencies: list[float]
     wall: float
     errors: int
-    # Seconds of server CPU during the scenario, by program.
+    # Seconds of CPU during the scenario, by program (the servers', and the load generator's).
     server_cpu: dict[str, float] = field(default_factory=dict)
 
     def add(self, other: Result) -> None:

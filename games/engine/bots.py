@@ -256,7 +256,7 @@ class _View:
         self.gray = gray
         wall = board.wall
         filled = board.filled
-        rows = [_POPCOUNT[mask] for mask in board.row_mask]
+        rows = _row_fill(board)
         columns = [0] * 5
         for cell in range(25):
             if wall[cell] >= 0:
