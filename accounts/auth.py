@@ -12,7 +12,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.request import Request
 
 from accounts import cache as user_cache
-from azul_site import throttling
+from azul_site import prefetch, throttling
 
 
 class CachedAuthenticationBackend(AuthenticationBackend):
@@ -27,15 +27,20 @@ class CachedAuthenticationBackend(AuthenticationBackend):
 class CachedTokenAuthentication(TokenAuthentication):
     """`Authorization: Token <key>`, with the key's user from the cache. `request.auth` is the
     key. The request's hit on the API limit is counted in the same round trip when it can be
-    (`azul_site.throttling`)."""
+    (`azul_site.throttling`), and the cache entries that the view asks for are read in it
+    (`azul_site.prefetch`)."""
 
     def authenticate(self, request: Request) -> tuple[AbstractBaseUser, str] | None:
         self.request = request
         return super().authenticate(request)
 
     def authenticate_credentials(self, key: str) -> tuple[AbstractBaseUser, str]:
-        user, counted = user_cache.user_for_token(key, counter_for=throttling.user_counter)
+        wanted = prefetch.keys_for(self.request)
+        user, counted, found = user_cache.user_for_token(
+            key, counter_for=throttling.user_counter, also_get=wanted
+        )
         setattr(self.request, throttling.COUNTED_HITS, counted)
+        prefetch.remember(self.request, wanted, found)
         if user is None:
             raise exceptions.AuthenticationFailed("Invalid token.")
         if not user.is_active:

@@ -14,8 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from azul_site import prefetch
 from azul_site.api import LimitedJSONParser, validated_input
-from games import selectors, services
+from games import selectors, services, snapshots
+from games.errors import GameNotFound
 from games.models import Game
 from games.serializers import (
     ErrorSerializer,
@@ -119,13 +121,27 @@ class GameMovesApi(GameApiBase):
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = validated_input(MoveInputSerializer, request.data)
+        snapshot = prefetch.prefetched(request, self._snapshot_key(game_id))
         game = services.move_submit(
             game_id=game_id,
             user=request.user,
             move=data["move"],
             expected_ply=data["expected_ply"],
+            snapshot=None if snapshot is prefetch.NOT_PREFETCHED else snapshot,
         )
         return self.game_view_response(request, game, status.HTTP_201_CREATED)
+
+    def cache_prefetch(self, request: Request) -> list[str]:
+        """The game's snapshot, read with the token's user (`azul_site.prefetch`)."""
+        key = self._snapshot_key(self.kwargs.get("game_id"))
+        return [key] if key is not None and request.method == "POST" else []
+
+    @staticmethod
+    def _snapshot_key(game_id: object) -> str | None:
+        try:
+            return snapshots.key(selectors.game_pk(game_id))
+        except GameNotFound:
+            return None
 
 
 class GameJoinApi(GameApiBase):

@@ -160,9 +160,14 @@ class Game(models.Model):
     @classmethod
     def from_db(cls, db: str | None, field_names: Any, values: Any) -> "Game":
         game = super().from_db(db, field_names, values)
-        # Which version of the game `state` is, while it is the value read.
-        game._loaded = (game.__dict__.get("state"), game._version())
+        game.mark_as_read()
         return game
+
+    def mark_as_read(self) -> None:
+        """Take the fields as they are now for a version of the game as stored (read from the
+        database, or from a snapshot of it), whose parsed state `engine_state` may know."""
+        # Which version of the game `state` is, while it is the value read.
+        self._loaded = (self.__dict__.get("state"), self._version())
 
     def _version(self) -> tuple[Any, ...]:
         """The key of `_parsed_states`."""

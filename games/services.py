@@ -2,11 +2,11 @@
 `updated_at`, which is how the move path's optimistic write (`move_submit`) knows a game changed.
 
 The move write path (`move_submit`, and `computer_move_play` for computer seats) is the only way a
-log entry is written: read the game -> check status, seat, `expected_ply` and turn -> apply the
-move through the engine -> append the log entries (the move, then the next round's deal when one
-is due) and update the cached state, ply and deadline, in one transaction that locks the game's
-row (one statement when the game is as read, else under `SELECT ... FOR UPDATE`) -> enqueue
-follow-ups on commit.
+log entry is written: read the game (or take its snapshot, `games.snapshots`) -> check status,
+seat, `expected_ply` and turn -> apply the move through the engine -> append the log entries (the
+move, then the next round's deal when one is due) and update the cached state, ply and deadline,
+in one transaction that locks the game's row (one statement when the game is as read, else under
+`SELECT ... FOR UPDATE`) -> on commit, leave the game's snapshot and enqueue follow-ups.
 
 Deals are drawn by the server with `random.SystemRandom()` at the moment a round starts; nothing
 about future draws exists before then, and no seed is stored anywhere.
@@ -25,9 +25,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.selectors import player_get
-from games import engine, rows
+from games import engine, rows, snapshots
 from games.engine.bots import choose_move
 from games.errors import (
+    GameError,
     GameNotFound,
     IllegalMoveError,
     InvalidAction,
@@ -375,6 +376,7 @@ MOVE_FIELDS = ["state", "ply", "status", "finished_at", "turn_deadline"]
 def _after_move(game: Game, seats: list[Seat]) -> Game:
     """Follow-ups of a move written in the current transaction, run once it commits."""
     game.remember_engine_state_on_commit()
+    snapshots.store_on_commit(game)
     if game.status == Game.Status.ACTIVE and _computer_seat(seats, game.engine_state()):
         _enqueue_computer_move(game)
     return game
@@ -419,37 +421,68 @@ def _mover(game: Game, user: AbstractBaseUser, expected_ply: Any) -> tuple[list[
     return seats, seat
 
 
-def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply: int) -> Game:
+def _move_if_unchanged(
+    game: Game, user: AbstractBaseUser, move: str, expected_ply: Any
+) -> Game | None:
+    """Check and play the move on `game` as read (without a lock), and write it with one
+    statement, a transaction of its own, that applies only if the game is still that version
+    (`rows.update_if_unchanged_and_insert`); None when it is not, or when the move ends the game
+    (which writes the seats too)."""
+    seats, seat = _mover(game, user, expected_ply)
+    version = game.updated_at
+    entries = _play(game, seats, game.engine_state(), seat.position, move)
+    if game.status == Game.Status.ACTIVE and rows.update_if_unchanged_and_insert(
+        game, MOVE_FIELDS, "updated_at", version, entries
+    ):
+        return _after_move(game, seats)
+    return None
+
+
+def move_submit(
+    *,
+    game_id: Any,
+    user: AbstractBaseUser,
+    move: str,
+    expected_ply: int,
+    snapshot: Any = None,
+) -> Game:
     """A player's move, in canonical notation (`F3 blue 2`, `C red floor`, `wall 2 4`).
 
     `expected_ply` is the ply the player saw; if the game has moved on since, nothing is written
     and `StaleMove` says where it is now. Nothing is written unless the move is accepted.
 
     Most moves take two statements. The game is read without a lock, the move checked and played
-    against it, and then written by one statement, a transaction of its own, that updates the
-    game's row only if it is still the version read (every write to a game changes
-    `updated_at`) and appends to the log only if it did (`rows.update_if_unchanged_and_insert`).
-    A refusal found on the read is as true as one found under the lock: the read came after
-    whatever the player saw. When the game changed in between, or the move ends the game (which
-    writes the seats too), the move is checked and played again under the game's lock, in one
-    transaction, as every other write to a game is.
+    against it, and then written by one statement that updates the game's row only if it is
+    still the version read (every write to a game changes `updated_at`) and appends to the log
+    only if it did. A refusal found on the read is as true as one found under the lock: the read
+    came after whatever the player saw. When the game changed in between, or the move ends the
+    game, the move is checked and played again under the game's lock, in one transaction, as
+    every other write to a game is.
+
+    `snapshot` is what the cache held under `snapshots.key(game_id)`, if the caller has it: the
+    game as the last move left it, which saves the read when it is still the game. Played on, it
+    is written only if the game is still that version; refused on, it is read again.
     """
-    game = _read_game(game_id, lock=False)
-    seats, seat = _mover(game, user, expected_ply)
-    version = game.updated_at
-    entries = _play(game, seats, game.engine_state(), seat.position, move)
+    pk = game_pk(game_id)
     try:
-        if game.status == Game.Status.ACTIVE and rows.update_if_unchanged_and_insert(
-            game, MOVE_FIELDS, "updated_at", version, entries
-        ):
-            return _after_move(game, seats)
+        cached = snapshots.load(snapshot, pk) if snapshot is not None else None
+        if cached is not None:
+            try:
+                played = _move_if_unchanged(cached, user, move, expected_ply)
+            except GameError:
+                played = None  # refused on a snapshot that may be older than the game
+            if played is not None:
+                return played
+        played = _move_if_unchanged(_read_game(pk, lock=False), user, move, expected_ply)
+        if played is not None:
+            return played
         with transaction.atomic():
-            game = _lock_game(game_id)
+            game = _lock_game(pk)
             seats, seat = _mover(game, user, expected_ply)
             return _apply_move(game, seats, game.engine_state(), seat.position, move)
     except IntegrityError:
         # The unique (game, number) backstop: another writer appended this ply first.
-        raise StaleMove(_current_ply(game_id)) from None
+        raise StaleMove(_current_ply(pk)) from None
 
 
 def _bot_move(game: Game, seat: Seat, state: engine.State) -> str:

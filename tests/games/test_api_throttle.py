@@ -60,13 +60,13 @@ def test_token_requests_on_redis_count_each_hit_once(alice, settings, monkeypatc
     from azul_site.cache import RedisCache
 
     combined = []
-    get_and_count_hit = RedisCache.get_and_count_hit
+    get_many_and_count_hit = RedisCache.get_many_and_count_hit
 
     def spy(self, *args):
         combined.append(args)
-        return get_and_count_hit(self, *args)
+        return get_many_and_count_hit(self, *args)
 
-    monkeypatch.setattr(RedisCache, "get_and_count_hit", spy)
+    monkeypatch.setattr(RedisCache, "get_many_and_count_hit", spy)
     token = Token.objects.create(user=alice)
     client = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
     from django.core.cache import cache as redis_cache

@@ -1,0 +1,41 @@
+"""Cache entries an API view reads, fetched in the round trip that authenticates its request.
+
+An API request authenticated by token goes to the cache anyway, to find the token's user and to
+count the request against the API limit (`accounts.auth`, `azul_site.throttling`); a second round
+trip for an entry the view needs costs about as much as that first one. So a view may name its
+entries by defining `cache_prefetch(request) -> list[str]` (cache keys); the token
+authentication reads them in its own round trip and leaves what it found on the request, where
+`prefetched(request, key)` gives it to the view. A view must work without them: a request signed
+in by session, or one whose authentication did not reach the cache, has nothing prefetched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.request import Request
+
+NOT_PREFETCHED: Any = object()
+"""What `prefetched` returns for a key that was not read on the way in."""
+
+_FOUND = "cache_prefetched"  # request attribute: {key: value} of the keys read, found or not
+_MISSING: Any = object()
+
+
+def keys_for(request: Request) -> list[str]:
+    """The cache keys the request's view asks for (none when it asks for nothing)."""
+    view = (getattr(request, "parser_context", None) or {}).get("view")
+    wanted = getattr(view, "cache_prefetch", None)
+    return list(wanted(request)) if wanted is not None else []
+
+
+def remember(request: Request, keys: list[str], found: dict[str, Any]) -> None:
+    """Record what reading `keys` found (`found` holds the keys that were in the cache)."""
+    setattr(request, _FOUND, {key: found.get(key, _MISSING) for key in keys})
+
+
+def prefetched(request: Request, key: str) -> Any:
+    """The value read for `key` on the way in: None when it was not in the cache,
+    NOT_PREFETCHED when it was not read."""
+    value = getattr(request, _FOUND, {}).get(key, NOT_PREFETCHED)
+    return None if value is _MISSING else value
