@@ -206,13 +206,21 @@ class Game(models.Model):
 
     def attach_seats(self, seats: list["Seat"]) -> None:
         """Make `seats` (all of this game's, in order, each already linked to it) what
-        `self.seats.all()` returns, without a query: the cache `prefetch_related("seats")`
-        fills."""
+        `self.seats.all()` and `seat_list()` return, without a query: the cache
+        `prefetch_related("seats")` fills."""
         # A bare QuerySet: the related manager's own would build its filter for nothing.
         prefetched = models.QuerySet(model=Seat)
         prefetched._result_cache = seats
         prefetched._prefetch_done = True
         self._prefetched_objects_cache = {"seats": prefetched}
+
+    def seat_list(self) -> list["Seat"]:
+        """`list(self.seats.all())`, taken straight from the seats prefetched or attached when
+        there are (without the related manager that `self.seats` builds on each use)."""
+        prefetched = self.__dict__.get("_prefetched_objects_cache", {}).get("seats")
+        if prefetched is not None and prefetched._result_cache is not None:
+            return list(prefetched._result_cache)
+        return list(self.seats.all())
 
 
 class Seat(models.Model):

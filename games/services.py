@@ -72,7 +72,7 @@ def _lock_game(game_id: Any) -> Game:
 
 
 def _seats(game: Game) -> list[Seat]:
-    return list(game.seats.all())
+    return game.seat_list()
 
 
 def _seat_of(seats: list[Seat], user: AbstractBaseUser) -> Seat | None:

@@ -92,7 +92,7 @@ def store_on_commit(game: Game) -> None:
     """Once the current transaction commits, leave `game` (as the caller has it: written, with
     its seats) as its game's snapshot."""
     seats = []
-    for seat in game.seats.all():
+    for seat in game.seat_list():
         user = seat.user
         profile = getattr(user, "profile", None) if user is not None else None
         seats.append(
