@@ -40,7 +40,7 @@ class CachedTokenAuthentication(TokenAuthentication):
             key, counter_for=throttling.user_counter, also_get=wanted
         )
         setattr(self.request, throttling.COUNTED_HITS, counted)
-        prefetch.remember(self.request, wanted, found)
+        prefetch.remember(self.request, found)
         if user is None:
             raise exceptions.AuthenticationFailed("Invalid token.")
         if not user.is_active:

@@ -99,16 +99,14 @@ class RedisCache(DjangoRedisCache):
             try:
                 connection.send_packed_command(connection.pack_commands(commands))
                 return [connection.read_response() for _ in commands] if replies else []
-            except (RedisConnectionError, RedisTimeoutError, OSError):
+            except BaseException as exc:
+                # Whatever went wrong (an error reply, an interruption) may leave replies
+                # unread on this connection: never use it again.
                 self._own.connection = None
                 connection.disconnect()
-                if attempt == 2:
+                lost = isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError)
+                if not lost or attempt == 2:
                     raise
-            except BaseException:
-                # An error reply, or an interruption, leaves the other replies unread.
-                self._own.connection = None
-                connection.disconnect()
-                raise
         raise AssertionError("unreachable")
 
     def _own_connection(self) -> Any:

@@ -15,11 +15,7 @@ from typing import Any
 
 from rest_framework.request import Request
 
-NOT_PREFETCHED: Any = object()
-"""What `prefetched` returns for a key that was not read on the way in."""
-
-_FOUND = "cache_prefetched"  # request attribute: {key: value} of the keys read, found or not
-_MISSING: Any = object()
+_FOUND = "cache_prefetched"  # request attribute: {key: value} of the keys found
 
 
 def keys_for(request: Request) -> list[str]:
@@ -29,13 +25,11 @@ def keys_for(request: Request) -> list[str]:
     return list(wanted(request)) if wanted is not None else []
 
 
-def remember(request: Request, keys: list[str], found: dict[str, Any]) -> None:
-    """Record what reading `keys` found (`found` holds the keys that were in the cache)."""
-    setattr(request, _FOUND, {key: found.get(key, _MISSING) for key in keys})
+def remember(request: Request, found: dict[str, Any]) -> None:
+    """Record the entries found on the way in."""
+    setattr(request, _FOUND, found)
 
 
-def prefetched(request: Request, key: str) -> Any:
-    """The value read for `key` on the way in: None when it was not in the cache,
-    NOT_PREFETCHED when it was not read."""
-    value = getattr(request, _FOUND, {}).get(key, NOT_PREFETCHED)
-    return None if value is _MISSING else value
+def prefetched(request: Request, key: str | None) -> Any:
+    """The value found for `key` on the way in; None when it was not read, or not there."""
+    return getattr(request, _FOUND, {}).get(key)

@@ -121,13 +121,12 @@ class GameMovesApi(GameApiBase):
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = validated_input(MoveInputSerializer, request.data)
-        snapshot = prefetch.prefetched(request, self._snapshot_key(game_id))
         game = services.move_submit(
             game_id=game_id,
             user=request.user,
             move=data["move"],
             expected_ply=data["expected_ply"],
-            snapshot=None if snapshot is prefetch.NOT_PREFETCHED else snapshot,
+            snapshot=prefetch.prefetched(request, self._snapshot_key(game_id)),
         )
         return self.game_view_response(request, game, status.HTTP_201_CREATED)
 

@@ -71,10 +71,6 @@ def _lock_game(game_id: Any) -> Game:
     return _read_game(game_id, lock=True)
 
 
-def _seats(game: Game) -> list[Seat]:
-    return game.seat_list()
-
-
 def _seat_of(seats: list[Seat], user: AbstractBaseUser) -> Seat | None:
     return next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
 
@@ -263,7 +259,7 @@ def game_create(
         Seat.objects.bulk_create(seat_rows)
         # Lock it like every other write, so a join arriving first waits for the start.
         game = _lock_game(game.id)
-        _start_if_full(game, _seats(game))
+        _start_if_full(game, game.seat_list())
     return game
 
 
@@ -272,7 +268,7 @@ def game_join(*, game_id: Any, user: AbstractBaseUser) -> Game:
     with transaction.atomic():
         game = _lock_game(game_id)
         _require_open(game)
-        seats = _seats(game)
+        seats = game.seat_list()
         mine = _seat_of(seats, user)
         if mine is not None:
             if mine.invitation == Seat.Invitation.PENDING:
@@ -300,7 +296,7 @@ def invitation_respond(*, game_id: Any, user: AbstractBaseUser, accept: bool) ->
     """
     with transaction.atomic():
         game = _lock_game(game_id)
-        seats = _seats(game)
+        seats = game.seat_list()
         seat = _seat_of(seats, user)
         if seat is None or seat.invitation != Seat.Invitation.PENDING:
             raise InvalidAction(
@@ -402,7 +398,7 @@ def _current_ply(game_id: Any) -> int:
 def _mover(game: Game, user: AbstractBaseUser, expected_ply: Any) -> tuple[list[Seat], Seat]:
     """The game's seats and the user's seat, if the user may move in `game` now; else the error
     that says why not."""
-    seats = _seats(game)
+    seats = game.seat_list()
     seat = _seat_of(seats, user)
     if seat is None or seat.invitation == Seat.Invitation.PENDING:
         raise NotAPlayer()
@@ -496,7 +492,7 @@ def _computer_to_play(game: Game) -> tuple[Seat, engine.State] | None:
     if game.status != Game.Status.ACTIVE:
         return None
     state = game.engine_state()
-    seat = _computer_seat(_seats(game), state)
+    seat = _computer_seat(game.seat_list(), state)
     return None if seat is None else (seat, state)
 
 
@@ -524,7 +520,7 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
             if found is None:
                 return None
             # Same ply, so the same position: the move chosen above still applies.
-            return _apply_move(game, _seats(game), found[1], found[0].position, move)
+            return _apply_move(game, game.seat_list(), found[1], found[0].position, move)
     except IntegrityError:
         return None
 

@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from games import engine
 from games.models import Game, LogEntry
 
 
@@ -29,6 +30,45 @@ def walk(value: Any):
     elif isinstance(value, list):
         for item in value:
             yield from walk(item)
+
+
+def next_move(game: Game, users: dict[int, Any]) -> dict[str, Any]:
+    """`services.move_submit`'s arguments for the first legal move of the player to move in
+    `game` as given; `users` maps positions to users."""
+    state = engine.State.from_dict(game.state)
+    player = state.to_move[0]
+    return {
+        "game_id": game.id,
+        "user": users[player],
+        "move": str(engine.legal_moves(state, player)[0]),
+        "expected_ply": game.ply,
+    }
+
+
+@pytest.fixture
+def token_lookups(settings, redis_url, monkeypatch) -> list[list[str]]:
+    """The default cache on the real Redis (under a prefix of this test's own), and the keys that
+    each token lookup read with its hit on the API limit, in one round trip, as they happen."""
+    import uuid
+
+    from azul_site.cache import RedisCache
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "azul_site.cache.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+        }
+    }
+    lookups: list[list[str]] = []
+    get_many_and_count_hit = RedisCache.get_many_and_count_hit
+
+    def spy(self, keys, *args):
+        lookups.append(list(keys))
+        return get_many_and_count_hit(self, keys, *args)
+
+    monkeypatch.setattr(RedisCache, "get_many_and_count_hit", spy)
+    return lookups
 
 
 @pytest.fixture

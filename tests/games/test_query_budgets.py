@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import engine, selectors, services
 from games.models import Game
-from tests.games.conftest import games_url
+from tests.games.conftest import games_url, next_move
 
 DETAIL_BUDGET = 3  # measured: 1 (seats with their game, creator, users and profiles)
 LIST_BUDGET = 5  # measured: 4 (current games + seats, finished games + seats)
@@ -114,23 +114,12 @@ def test_game_lists_cost_the_same_for_one_and_five_games(
     assert five["lobby"] <= 2 and five["invitations"] <= 2
 
 
-def _next_move(game: Game, users: dict[int, object]) -> dict:
-    state = engine.State.from_dict(game.state)
-    player = state.to_move[0]
-    return {
-        "game_id": game.id,
-        "user": users[player],
-        "move": str(engine.legal_moves(state, player)[0]),
-        "expected_ply": game.ply,
-    }
-
-
 def test_a_move_is_two_statements(start_game, alice, bob):
     users = {0: alice, 1: bob}
     game = play_moves(start_game(alice, bob), users, 3)
 
     with CaptureQueriesContext(connection) as ctx:
-        moved = services.move_submit(**_next_move(game, users))
+        moved = services.move_submit(**next_move(game, users))
 
     transaction_control = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
     sql = [q["sql"] for q in ctx.captured_queries if q["sql"].split()[0] not in transaction_control]
@@ -168,7 +157,7 @@ def test_a_game_changed_after_the_read_is_moved_under_the_lock(start_game, alice
 
     monkeypatch.setattr(services, "_read_game", read_then_change)
     with CaptureQueriesContext(connection) as ctx:
-        moved = services.move_submit(**_next_move(game, users))
+        moved = services.move_submit(**next_move(game, users))
 
     assert any(q["sql"].endswith("FOR UPDATE") for q in ctx.captured_queries)
     numbers = list(game.log_entries.order_by("number").values_list("number", flat=True))
@@ -182,7 +171,7 @@ def test_a_committed_move_leaves_its_parsed_state_for_the_next_read(start_game, 
     users = {0: alice, 1: bob}
     game = play_moves(start_game(alice, bob), users, 2)
 
-    moved = services.move_submit(**_next_move(game, users))
+    moved = services.move_submit(**next_move(game, users))
 
     again = selectors.game_get(game_id=game.id)
     assert again.engine_state() is moved.engine_state()  # not parsed again

@@ -2,8 +2,6 @@
 on it instead of reading the game, in the round trip that authenticates its token. A snapshot is
 never trusted: a stale one, or one that cannot be read, costs only the read it was to save."""
 
-import uuid
-
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -13,7 +11,7 @@ from rest_framework.test import APIClient
 
 from games import engine, services, snapshots
 from games.models import Game, LogEntry
-from tests.games.conftest import games_url
+from tests.games.conftest import games_url, next_move
 
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
@@ -23,16 +21,9 @@ def statements(ctx: CaptureQueriesContext) -> list[str]:
     return [s for s in sql if s.split()[0] not in TRANSACTION_CONTROL]
 
 
-def next_move(game_id, users: dict) -> dict:
-    game = Game.objects.get(pk=game_id)
-    state = engine.State.from_dict(game.state)
-    player = state.to_move[0]
-    return {
-        "game_id": game.id,
-        "user": users[player],
-        "move": str(engine.legal_moves(state, player)[0]),
-        "expected_ply": game.ply,
-    }
+def move_now(game_id, users: dict) -> dict:
+    """The next move in the game as stored now."""
+    return next_move(Game.objects.get(pk=game_id), users)
 
 
 @pytest.fixture
@@ -42,7 +33,7 @@ def play(django_capture_on_commit_callbacks):
 
     def move(game_id, users: dict, **extra) -> Game:
         with django_capture_on_commit_callbacks(execute=True):
-            return services.move_submit(**next_move(game_id, users), **extra)
+            return services.move_submit(**move_now(game_id, users), **extra)
 
     return move
 
@@ -107,7 +98,7 @@ def test_a_move_on_a_current_snapshot_is_one_statement(start_game, alice, bob, p
     users = {0: alice, 1: bob}
     game = start_game(alice, bob)
     play(game.id, users)
-    snapshot, move = stored_snapshot(game.id), next_move(game.id, users)
+    snapshot, move = stored_snapshot(game.id), move_now(game.id, users)
 
     with CaptureQueriesContext(connection) as ctx:
         moved = services.move_submit(**move, snapshot=snapshot)
@@ -144,7 +135,7 @@ def test_a_move_refused_on_a_stale_snapshot_is_refused_only_if_the_game_refuses_
     current = Game.objects.get(pk=game.id)
 
     with pytest.raises(services.StaleMove):
-        services.move_submit(**{**next_move(game.id, users), "expected_ply": 1}, snapshot=behind)
+        services.move_submit(**{**move_now(game.id, users), "expected_ply": 1}, snapshot=behind)
 
     assert Game.objects.get(pk=game.id).ply == current.ply
 
@@ -190,27 +181,10 @@ def test_another_games_snapshot_is_a_miss(start_game, alice, bob, carol, play):
 
 
 def test_token_moves_get_the_snapshot_with_the_token(
-    start_game, alice, bob, settings, monkeypatch, redis_url, django_capture_on_commit_callbacks
+    start_game, alice, bob, token_lookups, django_capture_on_commit_callbacks
 ):
     """On Redis, through the API: the token's lookup reads the game's snapshot in its own round
     trip, and the move is then one statement."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "azul_site.cache.RedisCache",
-            "LOCATION": redis_url,
-            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-        }
-    }
-    from azul_site.cache import RedisCache
-
-    read_with_token = []
-    get_many_and_count_hit = RedisCache.get_many_and_count_hit
-
-    def spy(self, keys, *args):
-        read_with_token.append(list(keys))
-        return get_many_and_count_hit(self, keys, *args)
-
-    monkeypatch.setattr(RedisCache, "get_many_and_count_hit", spy)
     users = {0: alice, 1: bob}
     clients = {
         user.pk: APIClient(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
@@ -220,7 +194,7 @@ def test_token_moves_get_the_snapshot_with_the_token(
     key = snapshots.key(game.id)
     queries = []
     for _ in range(4):
-        move = next_move(game.id, users)  # before counting: this reads the game
+        move = move_now(game.id, users)  # before counting: this reads the game
         body = {"move": move["move"], "expected_ply": move["expected_ply"]}
         client = clients[move["user"].pk]
         with (
@@ -231,7 +205,7 @@ def test_token_moves_get_the_snapshot_with_the_token(
         assert response.status_code == 201, response.json()
         queries.append(len(statements(ctx)))
 
-    assert all(key in keys for keys in read_with_token)
+    assert all(key in keys for keys in token_lookups)
     # Each player's first request teaches this process the token's owner; after that, the
     # snapshot comes with the token and the move writes without reading.
     assert queries[2:] == [1, 1], queries
