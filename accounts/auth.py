@@ -7,7 +7,8 @@ from typing import Any
 
 from allauth.account.auth_backends import AuthenticationBackend
 from django.contrib.auth.base_user import AbstractBaseUser
-from rest_framework import exceptions
+from django.utils.translation import gettext as _
+from rest_framework import HTTP_HEADER_ENCODING, exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.request import Request
 
@@ -31,8 +32,31 @@ class CachedTokenAuthentication(TokenAuthentication):
     (`azul_site.prefetch`)."""
 
     def authenticate(self, request: Request) -> tuple[AbstractBaseUser, str] | None:
+        """DRF's `TokenAuthentication.authenticate`, reading the header from `request.META`:
+        DRF reads `request.headers`, which builds a dict of every header on first use, to look
+        at this one, on every API call."""
         self.request = request
-        return super().authenticate(request)
+        header = request.META.get("HTTP_AUTHORIZATION", b"")
+        if isinstance(header, str):
+            header = header.encode(HTTP_HEADER_ENCODING)
+        parts = header.split()
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(parts) == 1:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. No credentials provided.")
+            )
+        if len(parts) > 2:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. Token string should not contain spaces.")
+            )
+        try:
+            key = parts[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. Token string should not contain invalid characters.")
+            ) from None
+        return self.authenticate_credentials(key)
 
     def authenticate_credentials(self, key: str) -> tuple[AbstractBaseUser, str]:
         wanted = prefetch.keys_for(self.request)

@@ -19,6 +19,7 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 from django.db import transaction
+from hiredis import pack_command
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -63,10 +64,8 @@ class RedisCache(DjangoRedisCache):
     def _count_hit(
         self, counter: str, timeout: int, also_get: Sequence[str] = ()
     ) -> tuple[dict[str, Any], int]:
-        counter = self.make_and_validate_key(counter)
-        commands: list[tuple[Any, ...]] = [
-            ("GET", self.make_and_validate_key(key)) for key in also_get
-        ]
+        counter = self.make_key(counter)
+        commands: list[tuple[Any, ...]] = [("GET", self.make_key(key)) for key in also_get]
         commands += [("INCR", counter), ("EXPIRE", counter, timeout, "NX")]
         *values, count, _ = self._round_trip(commands)
         loads = self._cache._serializer.loads
@@ -77,7 +76,7 @@ class RedisCache(DjangoRedisCache):
         """`set(key, value, timeout)`, sent without waiting for Redis to answer (`CLIENT REPLY
         SKIP`): for a value that is only ever a shortcut, where waiting for the answer would cost
         the request more than the write. A failure is logged and dropped."""
-        key = self.make_and_validate_key(key)
+        key = self.make_key(key)
         commands = [
             ("CLIENT", "REPLY", "SKIP"),  # no answer to this, nor to the next command
             ("SET", key, self._cache._serializer.dumps(value), "EX", timeout),
@@ -93,11 +92,15 @@ class RedisCache(DjangoRedisCache):
         On a connection of this thread's own, not one borrowed from the pool: a round trip
         through redis-py's pipeline and pool costs twice what the round trip itself does, and
         the API makes one on every request. A connection that fails is dropped and the commands
-        are sent once more on a new one, as redis-py retries."""
+        are sent once more on a new one, as redis-py retries.
+
+        The keys are this project's own (digests, ids), so they are not checked for characters
+        that memcached would refuse, as Django's operations check every key."""
+        packed = b"".join(map(pack_command, commands))  # as redis-py packs, without its wrapping
         for attempt in (1, 2):
             connection = self._own_connection()
             try:
-                connection.send_packed_command(connection.pack_commands(commands))
+                connection.send_packed_command([packed])
                 return [connection.read_response() for _ in commands] if replies else []
             except BaseException as exc:
                 # Whatever went wrong (an error reply, an interruption) may leave replies

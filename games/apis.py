@@ -121,12 +121,13 @@ class GameMovesApi(GameApiBase):
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = validated_input(MoveInputSerializer, request.data)
+        pk = selectors.game_pk(game_id)
         game = services.move_submit(
-            game_id=game_id,
+            game_id=pk,
             user=request.user,
             move=data["move"],
             expected_ply=data["expected_ply"],
-            snapshot=prefetch.prefetched(request, self._snapshot_key(game_id)),
+            snapshot=prefetch.prefetched(request, snapshots.key(pk)),
         )
         return self.game_view_response(request, game, status.HTTP_201_CREATED)
 

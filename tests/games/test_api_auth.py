@@ -1,5 +1,6 @@
 """The game API with API tokens, and without credentials."""
 
+import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import token_create
@@ -39,3 +40,33 @@ def test_anonymous_reads_are_refused(active_game):
         response = APIClient().get(url)
         assert response.status_code == 401, url
         assert "credentials were not provided" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("header", "status", "detail"),
+    [
+        ("Token", 401, "Invalid token header. No credentials provided."),
+        ("Token a b", 401, "Invalid token header. Token string should not contain spaces."),
+        ("token   {key}  ", 201, None),  # the keyword in any case, spaces around the key
+        ("Bearer {key}", 401, "Authentication credentials were not provided."),
+    ],
+)
+def test_the_authorization_header_is_read_as_drf_reads_it(
+    active_game, alice, bob, header, status, detail
+):
+    mover = alice if player_to_move(active_game) == "alice" else bob
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=header.format(key=token_create(user=mover).key))
+    legal = APIClient()
+    legal.force_authenticate(mover)
+    moves = legal.get(games_url(active_game["id"], "legal-moves")).json()
+    before = snapshot(active_game["id"])
+    response = client.post(
+        games_url(active_game["id"], "moves"),
+        {"move": moves["legal_moves"][0], "expected_ply": moves["ply"]},
+        format="json",
+    )
+    assert response.status_code == status, response.content
+    if detail is not None:
+        assert response.json()["detail"] == detail
+        assert snapshot(active_game["id"]) == before

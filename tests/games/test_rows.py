@@ -1,9 +1,13 @@
 """The plain-SQL reads and writes of the move path read and store what the ORM would."""
 
+import functools
 import uuid
+import warnings
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.apps import apps
+from django.db import IntegrityError, connections, transaction
+from django.db.models import JSONField, Value
 from django.utils import timezone
 
 from games import rows
@@ -166,3 +170,54 @@ def test_select_with_children_refuses_columns_a_json_array_would_change(mixed_ga
     # The log's `data` is JSON and its `created_at` a time: neither comes back as it went in.
     with pytest.raises(NotSupportedError, match="JSON array"):
         rows.select_with_children(Game, mixed_game.pk, "log_entries")
+
+
+def _outcome(convert, value):
+    """What converting `value` gives: its type and value (a JSON wrapper by what it wraps), or
+    the type of the error it raises."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a naive datetime warns on both ways alike
+        try:
+            result = convert(value)
+        except Exception as exc:  # noqa: BLE001 - the same failure is the expected outcome
+            return ("raises", type(exc))
+    if hasattr(result, "obj") and hasattr(result, "dumps"):  # psycopg's Jsonb
+        return (type(result), result.obj, result.dumps(result.obj))
+    return (type(result), result)
+
+
+@pytest.mark.parametrize("alias", ["default"])
+def test_the_shortcut_to_database_values_gives_what_django_gives(alias):
+    """rows.db_value_for_save is field.get_db_prep_save for every field of the project's models
+    and values of every kind they hold (and some they should not)."""
+    connection = connections[alias]
+    now = timezone.now()
+    values = [
+        None,
+        7,
+        True,
+        "7",
+        "x",
+        "",
+        7.5,
+        now,
+        now.replace(tzinfo=None),
+        uuid.uuid4(),
+        str(uuid.uuid4()),
+        {"a": [1, "b"]},
+        [1, "b"],
+        Value(None, output_field=JSONField()),
+    ]
+    fields = [
+        field
+        for model in apps.get_models()
+        if model._meta.app_label in ("games", "accounts", "authtoken")
+        for field in model._meta.concrete_fields
+    ]
+    kinds = {type(field).__name__ for field in fields}
+    assert {"UUIDField", "JSONField", "DateTimeField", "ForeignKey", "CharField"} <= kinds
+    for field in fields:
+        django_way = functools.partial(field.get_db_prep_save, connection=connection)
+        shortcut = rows.db_value_for_save(field, alias)
+        for value in values:
+            assert _outcome(shortcut, value) == _outcome(django_way, value), (field, value)
