@@ -58,7 +58,11 @@ class ContentNegotiation(DefaultContentNegotiation):
 
     def select_renderer(self, request: Any, renderers: Any, format_suffix: Any = None) -> Any:
         accept = request.META.get("HTTP_ACCEPT", "*/*")
-        if format_suffix is None and self.settings.URL_FORMAT_OVERRIDE not in request.GET:
+        # Without a query string there is no ?format= (and no QueryDict to build to find out).
+        no_format = not request.META.get("QUERY_STRING") or (
+            self.settings.URL_FORMAT_OVERRIDE not in request.GET
+        )
+        if format_suffix is None and no_format:
             if accept == "*/*":
                 return renderers[0], renderers[0].media_type
             if accept == "application/json":

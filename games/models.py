@@ -196,6 +196,11 @@ class Game(models.Model):
         self.state = state.to_dict()
         self._engine_state = (self.state, state)
 
+    def attach_engine_state(self, state: engine.State | None) -> None:
+        """Take `state` as `state` parsed, without parsing it: for a game whose fields and parsed
+        state were kept together (a snapshot)."""
+        self._engine_state = (self.state, state)
+
     def remember_engine_state_on_commit(self) -> None:
         """The game was just written: once that commits, the next read of this version in this
         process need not parse its state."""

@@ -17,6 +17,10 @@ The snapshot is written without waiting for the cache's answer (`set_without_rep
 shortcut, not worth a round trip of its own. It holds what the game's readers see (the public
 state, the seats and the players' names), never anything hidden, and lives for
 `SNAPSHOT_SECONDS`, as long as players may be expected to be at the table.
+
+It also holds the game's state as the engine's `State`, so that the next move need not parse
+`state` again in a process that has not seen this version of the game (each of the site's
+worker processes sees a few of a game's moves).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from django.db.models.base import ModelState
 
 from accounts.models import Profile
 from azul_site.cache import set_without_reply
+from games import engine
+from games.engine.state import FORMAT_VERSION, Board
 from games.models import SEAT_RELATED, Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -50,12 +56,14 @@ _PROFILE_FIELDS = ("id", "user_id", *SEAT_RELATED["user__profile"])
 
 @cache
 def _format() -> str:
-    """A digest of the models' fields, so that a deploy that changes them reads none of the
-    snapshots taken before it."""
+    """A digest of the models' fields and the engine's state's attributes, so that a deploy that
+    changes them reads none of the snapshots taken before it."""
     models = (Game, Seat, get_user_model(), Profile)
     shape = [
         f"{m._meta.label}:{','.join(f.attname for f in m._meta.concrete_fields)}" for m in models
     ]
+    shape += [f"{c.__name__}:{','.join(c.__slots__)}" for c in (engine.State, Board)]
+    shape.append(f"state format {FORMAT_VERSION}")
     return hashlib.sha256(";".join(shape).encode()).hexdigest()[:12]
 
 
@@ -98,7 +106,7 @@ def store_on_commit(game: Game) -> None:
         seats.append(
             (_values(seat), _values(user, _USER_FIELDS), _values(profile, _PROFILE_FIELDS))
         )
-    value = (game._state.db, _values(game), seats)
+    value = (game._state.db, _values(game), seats, game.engine_state())
     cache_key = key(game.pk)
     transaction.on_commit(
         lambda: set_without_reply(cache_key, value, SNAPSHOT_SECONDS),
@@ -113,8 +121,8 @@ def load(value: Any, game_id: uuid.UUID) -> Game | None:
     that game."""
     links = _links()
     try:
-        db, game_values, seat_values = value
-        if game_values["id"] != game_id:
+        db, game_values, seat_values, parsed = value
+        if game_values["id"] != game_id or not isinstance(parsed, engine.State | None):
             return None
         game = _instance(Game, game_values, db)
         seats = []
@@ -135,6 +143,7 @@ def load(value: Any, game_id: uuid.UUID) -> Game | None:
         return None
     game.attach_seats(seats)
     game.mark_as_read()
+    game.attach_engine_state(parsed)
     return game
 
 

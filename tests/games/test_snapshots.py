@@ -10,6 +10,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import engine, services, snapshots
+from games import models as game_models
 from games.models import Game, LogEntry
 from tests.games.conftest import games_url, next_move
 
@@ -77,6 +78,30 @@ def test_a_move_leaves_the_game_as_it_wrote_it(start_game, alice, bob, play):
     assert seats[0].game is loaded and not loaded._state.adding
 
 
+def test_a_snapshot_keeps_the_state_parsed(start_game, alice, bob, play, monkeypatch):
+    game = start_game(alice, bob)
+    play(game.id, {0: alice, 1: bob})
+    # Another process: it has not parsed this version of the game, and parsing would fail.
+    monkeypatch.setattr(game_models, "_parsed_states", {})
+    monkeypatch.setattr(engine.State, "from_dict", None)
+
+    loaded = snapshots.load(stored_snapshot(game.id), game.id)
+
+    assert loaded.engine_state().to_dict() == Game.objects.get(pk=game.id).state
+
+
+def test_a_snapshot_of_another_engine_is_not_read(start_game, alice, bob, play, monkeypatch):
+    """A deploy that changes the engine's state (its attributes or format) changes the key."""
+    game = start_game(alice, bob)
+    key = snapshots.key(game.id)
+    snapshots._format.cache_clear()
+    monkeypatch.setattr(engine.State, "__slots__", (*engine.State.__slots__, "new"))
+    try:
+        assert snapshots.key(game.id) != key
+    finally:
+        snapshots._format.cache_clear()
+
+
 def test_a_snapshot_holds_no_more_of_a_user_than_their_name(
     start_game, alice, bob, django_capture_on_commit_callbacks
 ):
@@ -87,7 +112,7 @@ def test_a_snapshot_holds_no_more_of_a_user_than_their_name(
     with django_capture_on_commit_callbacks(execute=True):
         snapshots.store_on_commit(game)
 
-    _, _, seats = stored_snapshot(game_id)
+    _, _, seats, _ = stored_snapshot(game_id)
 
     for _seat, user, profile in seats:
         assert set(user) == {"id", "username"}
