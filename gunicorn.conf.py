@@ -12,9 +12,11 @@ idle. `make bench-web` measured the synchronous workers at a lower move p95 (38-
 share its interpreter lock, so more threads add lock hand-offs rather than throughput.
 
 Workers default to gunicorn's rule of thumb, 2 x cores + 1; WEB_CONCURRENCY overrides, and
-GUNICORN_THREADS above 1 switches to threaded (`gthread`) workers with keep-alive.
+GUNICORN_THREADS above 1 switches to threaded (`gthread`) workers with keep-alive. Each worker
+freezes its heap (`gc.freeze`) once warmed up, as explained below.
 """
 
+import gc
 import multiprocessing
 import os
 
@@ -23,3 +25,17 @@ workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() 
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 worker_class = "sync" if threads == 1 else "gthread"
 keepalive = 30  # for gthread workers; synchronous workers close each connection after its response
+
+
+# A worker's first requests finish loading the site (lazy imports, templates, URL patterns, DRF's
+# settings); the objects those leave live as long as the worker. Once warmed up, the worker moves
+# them out of the garbage collector's sight (after a last collection, so that no garbage is kept
+# for good): its full collections, which otherwise walk all of them every few hundred moves,
+# then walk only what requests have left since.
+FREEZE_AFTER_REQUESTS = int(os.environ.get("GUNICORN_GC_FREEZE_AFTER", "200"))
+
+
+def post_request(worker, req, environ, resp):
+    if worker.nr == FREEZE_AFTER_REQUESTS:
+        gc.collect()
+        gc.freeze()

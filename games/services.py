@@ -367,6 +367,8 @@ def _play(
 
 
 MOVE_FIELDS = ["state", "ply", "status", "finished_at", "turn_deadline"]
+# What a move that does not end the game changes (`_move_if_unchanged` writes only those).
+ONGOING_MOVE_FIELDS = ["state", "ply", "turn_deadline"]
 
 
 def _after_move(game: Game, seats: list[Seat]) -> Game:
@@ -428,7 +430,7 @@ def _move_if_unchanged(
     version = game.updated_at
     entries = _play(game, seats, game.engine_state(), seat.position, move)
     if game.status == Game.Status.ACTIVE and rows.update_if_unchanged_and_insert(
-        game, MOVE_FIELDS, "updated_at", version, entries
+        game, ONGOING_MOVE_FIELDS, "updated_at", version, entries
     ):
         return _after_move(game, seats)
     return None

@@ -1,9 +1,11 @@
 """The settings module as a deployment sees it, in a fresh interpreter with a clean environment."""
 
+import gc
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -71,3 +73,18 @@ def test_gunicorn_serves_the_site_with_synchronous_workers():
     assert (config["worker_class"], config["threads"], config["workers"]) == ("sync", "1", "7")
     threaded = printed(GUNICORN_THREADS="4")
     assert (threaded["worker_class"], threaded["threads"]) == ("gthread", "4")
+
+
+def test_a_gunicorn_worker_freezes_its_heap_once_warmed_up():
+    config: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), config)
+    warm = config["FREEZE_AFTER_REQUESTS"]
+    worker = SimpleNamespace(nr=warm - 1)
+    try:
+        config["post_request"](worker, None, {}, None)
+        assert gc.get_freeze_count() == 0
+        worker.nr = warm
+        config["post_request"](worker, None, {}, None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
