@@ -133,15 +133,12 @@ class GameMovesApi(GameApiBase):
 
     def cache_prefetch(self, request: Request) -> list[str]:
         """The game's snapshot, read with the token's user (`azul_site.prefetch`)."""
-        key = self._snapshot_key(self.kwargs.get("game_id"))
-        return [key] if key is not None and request.method == "POST" else []
-
-    @staticmethod
-    def _snapshot_key(game_id: object) -> str | None:
+        if request.method != "POST":
+            return []
         try:
-            return snapshots.key(selectors.game_pk(game_id))
+            return [snapshots.key(selectors.game_pk(self.kwargs.get("game_id")))]
         except GameNotFound:
-            return None
+            return []  # answered by the view
 
 
 class GameJoinApi(GameApiBase):

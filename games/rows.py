@@ -385,28 +385,32 @@ def db_value_for_save(field: Field, alias: str) -> Callable[[Any], Any]:
     return db_value
 
 
+def _insert_into(model: type[Model], connection: Any) -> tuple[str, tuple[Field, ...]]:
+    """`INSERT INTO <table> (<columns>)` of every column of `model` but an auto-increment key,
+    and their fields, in that order."""
+    meta, quote = model._meta, connection.ops.quote_name
+    fields = tuple(f for f in meta.concrete_fields if f is not meta.auto_field)
+    columns = ", ".join(quote(f.column) for f in fields)
+    return f"INSERT INTO {quote(meta.db_table)} ({columns})", fields
+
+
 @cache
 def _insert_statement(model: type[Model], rows: int, alias: str) -> tuple[str, _Savers]:
     """INSERT of `rows` rows of `model` (every column but an auto-increment key), and how to
     get the values it takes from each row's instance."""
-    connection = connections[alias]
-    meta, quote = model._meta, connection.ops.quote_name
-    fields = tuple(f for f in meta.concrete_fields if f is not meta.auto_field)
+    insert_into, fields = _insert_into(model, connections[alias])
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
-        f" VALUES {', '.join([row] * rows)}"
-    )
-    return sql, _savers(fields, alias, add=True)
+    return f"{insert_into} VALUES {', '.join([row] * rows)}", _savers(fields, alias, add=True)
 
 
-def _insert_params(objs: Sequence[Model], savers: _Savers) -> list[Any]:
+def _params(objs: Sequence[Model], savers: _Savers) -> list[Any]:
+    """The values a statement takes from `objs`, one instance after the other."""
     return [db_value(pre_save(obj, add)) for obj in objs for pre_save, add, db_value in savers]
 
 
 def _insert_sql(objs: Sequence[Model], connection: Any) -> tuple[str, list[Any]]:
     sql, savers = _insert_statement(type(objs[0]), len(objs), connection.alias)
-    return sql, _insert_params(objs, savers)
+    return sql, _params(objs, savers)
 
 
 @cache
@@ -428,7 +432,7 @@ def _update_statement(
 
 def _update_sql(obj: Model, field_names: Sequence[str], connection: Any) -> tuple[str, list[Any]]:
     sql, savers = _update_statement(type(obj), tuple(field_names), connection.alias)
-    return sql, _insert_params([obj], savers)
+    return sql, _params([obj], savers)
 
 
 def _inserted(objs: Sequence[Model], connection: Any) -> None:
@@ -491,15 +495,13 @@ def _update_if_unchanged_and_insert_statement(
     quote = connection.ops.quote_name
     update_sql, _ = _update_statement(model, field_names, alias)
     version_column = quote(model._meta.get_field(version_field).column)
-    meta = insert_model._meta
-    fields = tuple(f for f in meta.concrete_fields if f is not meta.auto_field)
+    insert_into, fields = _insert_into(insert_model, connection)
     # Parameters in a SELECT get no type from the target columns: each is cast to its column's.
     row = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in fields)
     selects = " UNION ALL ".join([f"SELECT {row} FROM updated"] * rows)
     sql = (
         f"WITH updated AS ({update_sql} AND {version_column} = %s RETURNING 1)"
-        f" INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
-        f" {selects}"
+        f" {insert_into} {selects}"
     )
     version_db_value = db_value_for_save(model._meta.get_field(version_field), alias)
     return sql, version_db_value, _savers(fields, alias, add=True)
@@ -531,7 +533,7 @@ def update_if_unchanged_and_insert(
     sql, version_db_value, savers = _update_if_unchanged_and_insert_statement(
         type(obj), tuple(field_names), version_field, type(objs[0]), len(objs), connection.alias
     )
-    params = [*update_params, version_db_value(version), *_insert_params(objs, savers)]
+    params = [*update_params, version_db_value(version), *_params(objs, savers)]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         inserted = cursor.rowcount

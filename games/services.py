@@ -471,9 +471,11 @@ def move_submit(
                 played = None  # refused on a snapshot that may be older than the game
             if played is not None:
                 return played
-        played = _move_if_unchanged(_read_game(pk, lock=False), user, move, expected_ply)
-        if played is not None:
-            return played
+        # A move that ended the game on the snapshot goes to the lock without another read.
+        if cached is None or cached.status != Game.Status.FINISHED:
+            played = _move_if_unchanged(_read_game(pk, lock=False), user, move, expected_ply)
+            if played is not None:
+                return played
         with transaction.atomic():
             game = _lock_game(pk)
             seats, seat = _mover(game, user, expected_ply)

@@ -135,6 +135,25 @@ def test_a_move_on_a_current_snapshot_is_one_statement(start_game, alice, bob, p
     assert_log_whole(game.id)
 
 
+def test_a_move_that_ends_the_game_on_its_snapshot_is_played_under_the_lock_at_once(
+    start_game, alice, bob, play
+):
+    users = {0: alice, 1: bob}
+    game = start_game(alice, bob)
+    play(game.id, users)
+    while True:
+        with CaptureQueriesContext(connection) as ctx:
+            moved = play(game.id, users, snapshot=stored_snapshot(game.id))
+        if moved.status == Game.Status.FINISHED:
+            break
+
+    # The service's reads of the game with its seats (not the test's own read of the next move).
+    reads = [s for s in statements(ctx) if s.startswith("SELECT") and '"games_game" "p0"' in s]
+    assert len(reads) == 1 and reads[0].endswith("FOR UPDATE"), reads  # no unlocked read first
+    assert Game.objects.get(pk=game.id).status == Game.Status.FINISHED
+    assert_log_whole(game.id)
+
+
 def test_a_stale_snapshot_is_checked_against_the_database(start_game, alice, bob, play):
     """The snapshot is a move behind: on it the move looks stale, but it is not."""
     users = {0: alice, 1: bob}
