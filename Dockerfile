@@ -7,6 +7,9 @@ COPY accounts accounts
 COPY games games
 RUN pip install --no-cache-dir .
 COPY . .
-RUN DEBUG=1 python manage.py collectstatic --noinput
+# The production storage (DEBUG=0) writes the manifest that every page looks its static files up
+# in; without it the image answers every page with a 500. The key only lets the production
+# settings load for this one command, so it is set here and never in the image's ENV.
+RUN DEBUG=0 SECRET_KEY=build-time-only-collectstatic-key python manage.py collectstatic --noinput
 EXPOSE 8000
 CMD ["gunicorn", "azul_site.wsgi:application", "--config", "gunicorn.conf.py"]
