@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from accounts import cache, signals  # noqa: F401  (connect the receivers)
+        from accounts import signals  # noqa: F401  (connect the receivers)

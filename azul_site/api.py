@@ -12,7 +12,6 @@ from django.core.exceptions import RequestDataTooBig
 from django.db import IntegrityError
 from drf_orjson_renderer.parsers import ORJSONParser
 from rest_framework import exceptions, serializers, status
-from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
@@ -46,54 +45,12 @@ class LimitedJSONParser(ORJSONParser):
         return super().parse(stream, media_type, parser_context)
 
 
-class ContentNegotiation(DefaultContentNegotiation):
-    """DRF's negotiation, with the common cases (an `Accept` of `*/*`, none, or exactly
-    `application/json`, and no `?format=`; a `Content-Type` that is exactly a parser's) answered
-    as DRF would without parsing media types."""
-
-    def select_parser(self, request: Any, parsers: Any) -> Any:
-        if parsers and parsers[0].media_type == request.content_type:
-            return parsers[0]  # the first that matches, as DRF picks
-        return super().select_parser(request, parsers)
-
-    def select_renderer(self, request: Any, renderers: Any, format_suffix: Any = None) -> Any:
-        accept = request.META.get("HTTP_ACCEPT", "*/*")
-        # Without a query string there is no ?format= (and no QueryDict to build to find out).
-        no_format = not request.META.get("QUERY_STRING") or (
-            self.settings.URL_FORMAT_OVERRIDE not in request.GET
-        )
-        if format_suffix is None and no_format:
-            if accept == "*/*":
-                return renderers[0], renderers[0].media_type
-            if accept == "application/json":
-                for renderer in renderers:
-                    if renderer.media_type == accept:
-                        return renderer, accept
-        return super().select_renderer(request, renderers, format_suffix)
-
-
-_input_serializers: dict[type[serializers.Serializer], serializers.Serializer] = {}
-
-
 def validated_input(serializer_class: type[serializers.Serializer], data: Any) -> Any:
-    """What `serializer_class(data=data).is_valid(raise_exception=True)` validates, or the
-    ValidationError it raises.
-
-    DRF builds a serializer's fields afresh (deep copies of the declared ones) for every
-    instance, which costs more than validating a move. Validation keeps no state on the
-    serializer, so input serializers that need no context validate through one shared instance.
-    A serializer may also have an `accepted_as_sent(data)` function that gives its validated data
-    for the input that its clients usually send, checked more cheaply, and None otherwise.
-    """
-    accepted_as_sent = getattr(serializer_class, "accepted_as_sent", None)
-    if accepted_as_sent is not None:
-        values = accepted_as_sent(data)
-        if values is not None:
-            return values
-    serializer = _input_serializers.get(serializer_class)
-    if serializer is None:
-        serializer = _input_serializers[serializer_class] = serializer_class()
-    return serializer.run_validation(data)
+    """`serializer_class`'s validated data for `data`, or the ValidationError it raises (which
+    `api_exception_handler` renders)."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
 
 
 def _flatten(detail: Any, prefix: str = "") -> list[str]:

@@ -60,7 +60,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "azul_site.middleware.PageMessageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # Last, so that it turns a lockout flagged anywhere in the request into the 429 page.
@@ -104,9 +104,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The cache is a helper, never the only copy of anything (README, "Caches"): with Redis down or
+# hung, a cache call is a quick miss (short timeouts, errors ignored, and azul_site.cache skips
+# Redis for a few seconds after it fails), and the site goes on from the database.
 REDIS_URL = env.str("REDIS_URL", default="")
+REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.25)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "azul_site.cache.RedisCache", "LOCATION": REDIS_URL}}
+    from azul_site.cache import redis_cache
+
+    CACHES = {"default": redis_cache(REDIS_URL, REDIS_TIMEOUT)}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -146,8 +152,8 @@ AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     # First: axes refuses a locked-out username+IP before any password is hashed.
     "axes.backends.AxesStandaloneBackend",
-    # allauth's (login by username or email), with the session's user read through a cache.
-    "accounts.auth.CachedAuthenticationBackend",
+    # allauth's: login by username or email.
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -190,13 +196,13 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header turns a bad or missing token into 401, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "accounts.auth.CachedTokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
-        "azul_site.throttling.WindowUserRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", default="60/minute"),
@@ -214,7 +220,6 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "ORJSON_RENDERER_OPTIONS": [orjson.OPT_UTC_Z, orjson.OPT_NON_STR_KEYS],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "azul_site.api.ContentNegotiation",
     "EXCEPTION_HANDLER": "azul_site.api.api_exception_handler",
 }
 # Requests to the site are small (a move is a few words); refuse big bodies early.
@@ -238,7 +243,8 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# A relative STATIC_ROOT is in the project folder, wherever the command runs from.
+STATIC_ROOT = BASE_DIR / env.str("STATIC_ROOT", default="staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -259,11 +265,9 @@ SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# The signed-in user and API tokens' owners are cached (accounts/cache.py) only where every
-# process shares the cache: with Redis, or when set explicitly for a single-process server.
-USER_CACHE_SECONDS = env.int("USER_CACHE_SECONDS", default=300 if REDIS_URL else 0)
 
-# Sessions are read on every page: serve them from the cache, with the database behind it.
+# Sessions are read on every page: served from the cache, kept in the database (which serves
+# them while Redis is down).
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -14,10 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from azul_site import prefetch
 from azul_site.api import LimitedJSONParser, validated_input
-from games import selectors, services, snapshots
-from games.errors import GameNotFound
+from games import selectors, services
 from games.models import Game
 from games.serializers import (
     ErrorSerializer,
@@ -121,24 +119,13 @@ class GameMovesApi(GameApiBase):
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = validated_input(MoveInputSerializer, request.data)
-        pk = selectors.game_pk(game_id)
         game = services.move_submit(
-            game_id=pk,
+            game_id=game_id,
             user=request.user,
             move=data["move"],
             expected_ply=data["expected_ply"],
-            snapshot=prefetch.prefetched(request, snapshots.key(pk)),
         )
         return self.game_view_response(request, game, status.HTTP_201_CREATED)
-
-    def cache_prefetch(self, request: Request) -> list[str]:
-        """The game's snapshot, read with the token's user (`azul_site.prefetch`)."""
-        if request.method != "POST":
-            return []
-        try:
-            return [snapshots.key(selectors.game_pk(self.kwargs.get("game_id")))]
-        except GameNotFound:
-            return []  # answered by the view
 
 
 class GameJoinApi(GameApiBase):

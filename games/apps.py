@@ -27,6 +27,7 @@ class GamesConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from accounts.models import Profile
+        from games import tasks  # noqa: F401  (registers them, so they run in-process when eager)
 
         # Games show players' names: a new name is a new version of each of their games.
         post_save.connect(_user_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.user")

@@ -6,84 +6,24 @@ pages need not replay; `manage.py check_game_logs` proves the cache agrees with 
 """
 
 import uuid
-from typing import Any
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import models
 from django.db.models import Q
 
-from games import engine, rows
+from games import engine
 from games.jsoncodec import OrjsonDecoder, OrjsonEncoder
 
 
 class GameQuerySet(models.QuerySet):
     def with_seats(self) -> "GameQuerySet":
-        """Games with their creator, and their seats in order with users and profiles (+1 query)."""
+        """Games with their creator, and their seats in order with users and profiles (+1 query:
+        the seats are read after the games, so under `select_for_update` they are read once the
+        lock is granted)."""
         seats = models.Prefetch(
             "seats", queryset=Seat.objects.select_related("user__profile").order_by("position")
         )
         return self.select_related("created_by").prefetch_related(seats)
-
-    def get_with_seats(self, pk: uuid.UUID, *, lock: bool = False) -> "Game":
-        """One game with its seats in order, their users and profiles, and its creator (who sits
-        at it), in one statement that returns one row: the game's, with its seats as an array
-        (`rows.select_with_children`). Raises ``Game.DoesNotExist``.
-
-        Users come with their username only and profiles with their display name only (what
-        games show); their other fields are deferred, so read them some other way.
-
-        Read by every move and by the game's views and boards when they are not cached, so
-        written out in plain SQL (`games.rows`).
-
-        With `lock`, the game's row is locked until the end of the transaction. The statement
-        returns the game's row as it is once the lock is granted, but the seats as they were
-        when it started, maybe before it waited for the lock. That is still how they are when the
-        game is active and they were all filled: seats are filled only while a game is open,
-        the one that fills the last starts it in the same transaction, and only the move that
-        finishes it writes to them again. Otherwise they are read again.
-        """
-        found = _game_with_seats(pk, lock)
-        if found is None:
-            raise Game.DoesNotExist(f"no game {pk}")
-        game, seats = found
-        if lock and (game.status != Game.Status.ACTIVE or not all(s.is_filled for s in seats)):
-            # A new statement sees what committed while this one waited; the row is locked now.
-            game, seats = _game_with_seats(pk, False) or found
-        game.attach_seats(seats)
-        creator = next((s.user for s in seats if s.user_id == game.created_by_id), None)
-        if creator is not None:
-            Game.created_by.field.set_cached_value(game, creator)
-        return game
-
-
-# The relations read with a game's seats, and what games show of them: their players' names.
-SEAT_RELATED = {"user": ["username"], "user__profile": ["display_name"]}
-
-
-def _game_with_seats(pk: uuid.UUID, lock: bool) -> tuple["Game", list["Seat"]] | None:
-    return rows.select_with_children(
-        Game,
-        pk,
-        "seats",
-        list(SEAT_RELATED),
-        only=SEAT_RELATED,
-        order_by=["position"],
-        lock=lock,
-    )
-
-
-# Parsed engine states by game version, (pk, ply, updated_at): a game's state is a function of its
-# log (append-only, `ply` entries long), and every write to a game changes `updated_at`. Parsing
-# checks every field and costs more than reading the game, so each process keeps the states it
-# parsed or wrote lately; they are immutable, so requests share them.
-_PARSED_STATES_MAX = 2048
-_parsed_states: dict[tuple[Any, ...], engine.State] = {}
-
-
-def _remember_parsed(version: tuple[Any, ...], state: engine.State) -> None:
-    if len(_parsed_states) >= _PARSED_STATES_MAX:
-        _parsed_states.clear()
-    _parsed_states[version] = state
 
 
 DAYS_PER_MOVE_CHOICES = [(d, f"{d} day" if d == 1 else f"{d} days") for d in (1, 2, 3, 5, 7, 14)]
@@ -153,41 +93,13 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"Game {self.id} ({self.num_players}p {self.variant}, {self.status})"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        super().save(*args, **kwargs)
-        self.remember_engine_state_on_commit()
-
-    @classmethod
-    def from_db(cls, db: str | None, field_names: Any, values: Any) -> "Game":
-        game = super().from_db(db, field_names, values)
-        game.mark_as_read()
-        return game
-
-    def mark_as_read(self) -> None:
-        """Take the fields as they are now for a version of the game as stored (read from the
-        database, or from a snapshot of it), whose parsed state `engine_state` may know."""
-        # Which version of the game `state` is, while it is the value read.
-        self._loaded = (self.__dict__.get("state"), self._version())
-
-    def _version(self) -> tuple[Any, ...]:
-        """The key of `_parsed_states`."""
-        return (self.pk, self.ply, self.updated_at)
-
     def engine_state(self) -> engine.State | None:
-        """`state` as the engine's `State` (None before the game starts): parsed once per
-        instance, and once per process for a version of the game read from the database."""
+        """`state` as the engine's `State` (None before the game starts), parsed once per
+        instance: a move and the view that answers it both read it several times."""
         parsed = self.__dict__.get("_engine_state")
         if parsed is not None and parsed[0] is self.state:
             return parsed[1]
-        state = None
-        if self.state:
-            loaded = self.__dict__.get("_loaded")
-            version = loaded[1] if loaded is not None and loaded[0] is self.state else None
-            state = _parsed_states.get(version) if version is not None else None
-            if state is None:
-                state = engine.State.from_dict(self.state)
-                if version is not None:
-                    _remember_parsed(version, state)
+        state = engine.State.from_dict(self.state) if self.state else None
         self._engine_state = (self.state, state)
         return state
 
@@ -195,37 +107,6 @@ class Game(models.Model):
         """Set `state` from the engine's `State` (which the engine never mutates)."""
         self.state = state.to_dict()
         self._engine_state = (self.state, state)
-
-    def attach_engine_state(self, state: engine.State | None) -> None:
-        """Take `state` as `state` parsed, without parsing it: for a game whose fields and parsed
-        state were kept together (a snapshot)."""
-        self._engine_state = (self.state, state)
-
-    def remember_engine_state_on_commit(self) -> None:
-        """The game was just written: once that commits, the next read of this version in this
-        process need not parse its state."""
-        parsed = self.__dict__.get("_engine_state")
-        if parsed is not None and parsed[0] is self.state and parsed[1] is not None:
-            version, state = self._version(), parsed[1]
-            transaction.on_commit(lambda: _remember_parsed(version, state), using=self._state.db)
-
-    def attach_seats(self, seats: list["Seat"]) -> None:
-        """Make `seats` (all of this game's, in order, each already linked to it) what
-        `self.seats.all()` and `seat_list()` return, without a query: the cache
-        `prefetch_related("seats")` fills."""
-        # A bare QuerySet: the related manager's own would build its filter for nothing.
-        prefetched = models.QuerySet(model=Seat)
-        prefetched._result_cache = seats
-        prefetched._prefetch_done = True
-        self._prefetched_objects_cache = {"seats": prefetched}
-
-    def seat_list(self) -> list["Seat"]:
-        """`list(self.seats.all())`, taken straight from the seats prefetched or attached when
-        there are (without the related manager that `self.seats` builds on each use)."""
-        prefetched = self.__dict__.get("_prefetched_objects_cache", {}).get("seats")
-        if prefetched is not None and prefetched._result_cache is not None:
-            return list(prefetched._result_cache)
-        return list(self.seats.all())
 
 
 class Seat(models.Model):

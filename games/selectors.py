@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache as django_cache
-from django.db import connections, router
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, FilteredRelation, OuterRef, Q
 
 from games import engine
 from games.errors import GameNotFound
@@ -40,9 +38,9 @@ def game_pk(game_id: Any) -> uuid.UUID:
 
 
 def game_get(*, game_id: Any) -> Game:
-    """The game with its seats, their users and profiles, in one query; GameNotFound otherwise."""
+    """The game with its seats, their users and profiles (2 queries); GameNotFound otherwise."""
     try:
-        return Game.objects.get_with_seats(game_pk(game_id))
+        return Game.objects.with_seats().get(pk=game_pk(game_id))
     except Game.DoesNotExist:
         raise GameNotFound() from None
 
@@ -68,46 +66,22 @@ class GameVersion:
         return f"{self.id}:{self.ply}:{self.updated_at.timestamp():.6f}:{self.viewer_seat}"
 
 
-@cache
-def _version_statement(alias: str) -> tuple[str, Any, list[Any]]:
-    """The version query, and the column and the backend's converters of its `updated_at`."""
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    game, seat = Game._meta, Seat._meta
-
-    def column(meta: Any, name: str) -> str:
-        return quote(meta.get_field(name).column)
-
-    g, s = quote("g"), quote("s")
-    sql = (
-        f"SELECT {g}.{column(game, 'ply')}, {g}.{column(game, 'updated_at')},"
-        f" {g}.{column(game, 'created_by')}, {s}.{column(seat, 'position')},"
-        f" {s}.{column(seat, 'invitation')}"
-        f" FROM {quote(game.db_table)} {g} LEFT OUTER JOIN {quote(seat.db_table)} {s}"
-        f" ON ({s}.{column(seat, 'game')} = {g}.{quote(game.pk.column)}"
-        f" AND {s}.{column(seat, 'user')} = %s)"
-        f" WHERE {g}.{quote(game.pk.column)} = %s"
-    )
-    updated_at = game.get_field("updated_at").get_col(game.db_table)
-    return sql, updated_at, connection.ops.get_db_converters(updated_at)
-
-
 def game_version(*, game_id: Any, viewer: AbstractBaseUser | None) -> GameVersion:
     """The game's current version as `viewer` sees it, in one small query; GameNotFound
     otherwise."""
     pk = game_pk(game_id)
-    alias = router.db_for_read(Game)
-    connection = connections[alias]
-    viewer_pk = viewer.pk if viewer is not None and viewer.is_authenticated else None
-    sql, column, converters = _version_statement(alias)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [viewer_pk, Game._meta.pk.get_db_prep_value(pk, connection)])
-        row = cursor.fetchone()
+    fields = ["ply", "updated_at", "created_by_id"]
+    games = Game.objects.filter(pk=pk)
+    if viewer is not None and viewer.is_authenticated:
+        # The viewer's own seat, if any, joined in the same query.
+        games = games.annotate(
+            viewer_seat=FilteredRelation("seats", condition=Q(seats__user=viewer.pk))
+        )
+        fields += ["viewer_seat__position", "viewer_seat__invitation"]
+    row = games.values_list(*fields).first()
     if row is None:
         raise GameNotFound()
-    ply, updated_at, created_by_id, position, invitation = row
-    for convert in converters:  # e.g. SQLite's text to datetime
-        updated_at = convert(updated_at, column, connection)
+    ply, updated_at, created_by_id, position, invitation = (*row, None, None)[:5]
     if position is None:
         viewer_seat = "watcher"
     elif invitation == Seat.Invitation.PENDING:
@@ -144,7 +118,7 @@ def _players(
     to_move = set(state.to_move) if state is not None else set()
     scores = state.scores if state is not None else []
     players = []
-    for seat in game.seat_list():
+    for seat in game.seats.all():
         user = seat.user
         computer = seat.kind == Seat.Kind.COMPUTER
         players.append(
@@ -178,7 +152,7 @@ def _viewer_seat(game: Game, viewer: AbstractBaseUser | None) -> Seat | None:
     return next(
         (
             s
-            for s in game.seat_list()
+            for s in game.seats.all()
             if s.user_id == viewer.pk and s.invitation != Seat.Invitation.PENDING
         ),
         None,
@@ -314,7 +288,7 @@ def game_summary(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, An
         "updated_at": game.updated_at,
         "round": state.round if state is not None else 0,
         "is_my_turn": seat is not None and seat.position in overview["to_move"],
-        "open_seats": sum(1 for s in game.seat_list() if s.is_open),
+        "open_seats": sum(1 for s in game.seats.all() if s.is_open),
     }
 
 

@@ -3,8 +3,6 @@
 Outputs are the dicts built by `games.selectors`; these serializers only describe and render them.
 """
 
-from typing import Any
-
 from rest_framework import serializers
 
 from games.models import DAYS_PER_MOVE_CHOICES, Game, Seat
@@ -50,27 +48,6 @@ class MoveInputSerializer(serializers.Serializer):
     expected_ply = serializers.IntegerField(
         min_value=0, help_text="the game's `ply` you saw; a stale one is refused with 409"
     )
-
-    @staticmethod
-    def accepted_as_sent(data: Any) -> dict[str, Any] | None:
-        """What validation gives for the input that clients send (these two keys; a move of
-        1-64 printable ASCII characters without spaces around it; a whole ply of 0 or more),
-        which is that input itself: checked here, without running DRF's fields, which cost more
-        than the rest of reading the request. None for any other input, for the serializer to
-        validate (and explain). A test checks that the two agree on every input."""
-        if type(data) is not dict or data.keys() != _MOVE_KEYS:
-            return None
-        move, ply = data["move"], data["expected_ply"]
-        if type(move) is not str or not 0 < len(move) <= 64:
-            return None
-        if not (move.isascii() and move.isprintable()) or move[0] == " " or move[-1] == " ":
-            return None
-        if type(ply) is not int or ply < 0:
-            return None
-        return {"move": move, "expected_ply": ply}
-
-
-_MOVE_KEYS = {"move", "expected_ply"}
 
 
 class InvitationInputSerializer(serializers.Serializer):

@@ -1,12 +1,12 @@
-"""Writes for games. Each runs in one transaction that locks the game's row, and changes
-`updated_at`, which is how the move path's optimistic write (`move_submit`) knows a game changed.
+"""Writes for games. Each runs in one transaction that locks the game's row
+(`select_for_update`, the seats read once the lock is granted) and changes `updated_at`, which
+is the version that views and boards are cached under.
 
-The move write path (`move_submit`, and `computer_move_play` for computer seats) is the only way a
-log entry is written: read the game (or take its snapshot, `games.snapshots`) -> check status,
-seat, `expected_ply` and turn -> apply the move through the engine -> append the log entries (the
-move, then the next round's deal when one is due) and update the cached state, ply and deadline,
-in one transaction that locks the game's row (one statement when the game is as read, else under
-`SELECT ... FOR UPDATE`) -> on commit, leave the game's snapshot and enqueue follow-ups.
+The move path (`move_submit`, and `computer_move_play` for computer seats) is the only way a
+log entry is written: lock the game -> check status, seat, `expected_ply` and turn -> apply the
+move through the engine -> append the log entries (the move, then the next round's deal when one
+is due) and save the game's changed fields -> on commit, enqueue follow-ups
+(`games.follow_ups`). The unique (game, number) constraint on the log is the backstop.
 
 Deals are drawn by the server with `random.SystemRandom()` at the moment a round starts; nothing
 about future draws exists before then, and no seed is stored anywhere.
@@ -25,10 +25,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.selectors import player_get
-from games import engine, rows, snapshots
+from games import engine, follow_ups
 from games.engine.bots import choose_move
 from games.errors import (
-    GameError,
     GameNotFound,
     IllegalMoveError,
     InvalidAction,
@@ -61,8 +60,11 @@ def _read_game(game_id: Any, *, lock: bool) -> Game:
     """The game with its seats, users and profiles (so that the caller can answer with the game
     as it is after the write, without reading it again); with `lock`, its row locked until the
     end of the transaction."""
+    games = Game.objects.with_seats()
+    if lock:
+        games = games.select_for_update(of=("self",))
     try:
-        return Game.objects.get_with_seats(game_pk(game_id), lock=lock)
+        return games.get(pk=game_pk(game_id))
     except Game.DoesNotExist:
         raise GameNotFound() from None
 
@@ -87,12 +89,7 @@ def _computer_seat(seats: list[Seat], state: engine.State) -> Seat | None:
 
 def _enqueue_computer_move(game: Game) -> None:
     """After commit, ask a worker to play for the computer seat to move at this ply."""
-    from games.tasks import computer_move
-
-    game_id, ply = str(game.id), game.ply
-    # robust: when tasks run in-process, a failing computer move must not turn the player's
-    # already committed move into an error response (a later retry or sweep can replay it).
-    transaction.on_commit(lambda: computer_move.delay(game_id, ply), robust=True)
+    follow_ups.on_commit(follow_ups.COMPUTER_MOVE, str(game.id), game.ply)
 
 
 def _append(game: Game, entry: dict[str, Any]) -> LogEntry:
@@ -259,7 +256,7 @@ def game_create(
         Seat.objects.bulk_create(seat_rows)
         # Lock it like every other write, so a join arriving first waits for the start.
         game = _lock_game(game.id)
-        _start_if_full(game, game.seat_list())
+        _start_if_full(game, list(game.seats.all()))
     return game
 
 
@@ -268,7 +265,7 @@ def game_join(*, game_id: Any, user: AbstractBaseUser) -> Game:
     with transaction.atomic():
         game = _lock_game(game_id)
         _require_open(game)
-        seats = game.seat_list()
+        seats = list(game.seats.all())
         mine = _seat_of(seats, user)
         if mine is not None:
             if mine.invitation == Seat.Invitation.PENDING:
@@ -296,7 +293,7 @@ def invitation_respond(*, game_id: Any, user: AbstractBaseUser, accept: bool) ->
     """
     with transaction.atomic():
         game = _lock_game(game_id)
-        seats = game.seat_list()
+        seats = list(game.seats.all())
         seat = _seat_of(seats, user)
         if seat is None or seat.invitation != Seat.Invitation.PENDING:
             raise InvalidAction(
@@ -366,31 +363,20 @@ def _play(
     return entries
 
 
-MOVE_FIELDS = ["state", "ply", "status", "finished_at", "turn_deadline"]
-# What a move that does not end the game changes (`_move_if_unchanged` writes only those).
-ONGOING_MOVE_FIELDS = ["state", "ply", "turn_deadline"]
+MOVE_FIELDS = ["state", "ply", "status", "finished_at", "turn_deadline", "updated_at"]
 
 
-def _after_move(game: Game, seats: list[Seat]) -> Game:
-    """Follow-ups of a move written in the current transaction, run once it commits."""
-    game.remember_engine_state_on_commit()
-    snapshots.store_on_commit(game)
+def _apply_move(game: Game, seats: list[Seat], position: int, move: str) -> Game:
+    """Play and write a move; the caller holds the game's lock and has checked that `position`
+    may move. Then, on commit, the follow-ups."""
+    entries = _play(game, seats, game.engine_state(), position, move)
+    LogEntry.objects.bulk_create(entries)
+    if game.status == Game.Status.FINISHED:
+        Seat.objects.bulk_update(seats, ["final_score", "place"])
+    game.save(update_fields=MOVE_FIELDS)
     if game.status == Game.Status.ACTIVE and _computer_seat(seats, game.engine_state()):
         _enqueue_computer_move(game)
     return game
-
-
-def _apply_move(
-    game: Game, seats: list[Seat], state: engine.State, position: int, move: str
-) -> Game:
-    """Play and write a move; the caller holds the game's lock, has read `state` from the locked
-    game and has checked that `position` may move."""
-    entries = _play(game, seats, state, position, move)
-    if game.status == Game.Status.FINISHED:
-        Seat.objects.bulk_update(seats, ["final_score", "place"])
-    # The log entries and the game row, in one statement where the database allows.
-    rows.insert_and_update(entries, game, MOVE_FIELDS)
-    return _after_move(game, seats)
 
 
 def _current_ply(game_id: Any) -> int:
@@ -400,7 +386,7 @@ def _current_ply(game_id: Any) -> int:
 def _mover(game: Game, user: AbstractBaseUser, expected_ply: Any) -> tuple[list[Seat], Seat]:
     """The game's seats and the user's seat, if the user may move in `game` now; else the error
     that says why not."""
-    seats = game.seat_list()
+    seats = list(game.seats.all())
     seat = _seat_of(seats, user)
     if seat is None or seat.invitation == Seat.Invitation.PENDING:
         raise NotAPlayer()
@@ -419,67 +405,19 @@ def _mover(game: Game, user: AbstractBaseUser, expected_ply: Any) -> tuple[list[
     return seats, seat
 
 
-def _move_if_unchanged(
-    game: Game, user: AbstractBaseUser, move: str, expected_ply: Any
-) -> Game | None:
-    """Check and play the move on `game` as read (without a lock), and write it with one
-    statement, a transaction of its own, that applies only if the game is still that version
-    (`rows.update_if_unchanged_and_insert`); None when it is not, or when the move ends the game
-    (which writes the seats too)."""
-    seats, seat = _mover(game, user, expected_ply)
-    version = game.updated_at
-    entries = _play(game, seats, game.engine_state(), seat.position, move)
-    if game.status == Game.Status.ACTIVE and rows.update_if_unchanged_and_insert(
-        game, ONGOING_MOVE_FIELDS, "updated_at", version, entries
-    ):
-        return _after_move(game, seats)
-    return None
-
-
-def move_submit(
-    *,
-    game_id: Any,
-    user: AbstractBaseUser,
-    move: str,
-    expected_ply: int,
-    snapshot: Any = None,
-) -> Game:
+def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply: int) -> Game:
     """A player's move, in canonical notation (`F3 blue 2`, `C red floor`, `wall 2 4`).
 
     `expected_ply` is the ply the player saw; if the game has moved on since, nothing is written
     and `StaleMove` says where it is now. Nothing is written unless the move is accepted.
-
-    Most moves take two statements. The game is read without a lock, the move checked and played
-    against it, and then written by one statement that updates the game's row only if it is
-    still the version read (every write to a game changes `updated_at`) and appends to the log
-    only if it did. A refusal found on the read is as true as one found under the lock: the read
-    came after whatever the player saw. When the game changed in between, or the move ends the
-    game, the move is checked and played again under the game's lock, in one transaction, as
-    every other write to a game is.
-
-    `snapshot` is what the cache held under `snapshots.key(game_id)`, if the caller has it: the
-    game as the last move left it, which saves the read when it is still the game. Played on, it
-    is written only if the game is still that version; refused on, it is read again.
+    Returns the game after the move, with its seats.
     """
     pk = game_pk(game_id)
     try:
-        cached = snapshots.load(snapshot, pk) if snapshot is not None else None
-        if cached is not None:
-            try:
-                played = _move_if_unchanged(cached, user, move, expected_ply)
-            except GameError:
-                played = None  # refused on a snapshot that may be older than the game
-            if played is not None:
-                return played
-        # A move that ended the game on the snapshot goes to the lock without another read.
-        if cached is None or cached.status != Game.Status.FINISHED:
-            played = _move_if_unchanged(_read_game(pk, lock=False), user, move, expected_ply)
-            if played is not None:
-                return played
         with transaction.atomic():
             game = _lock_game(pk)
             seats, seat = _mover(game, user, expected_ply)
-            return _apply_move(game, seats, game.engine_state(), seat.position, move)
+            return _apply_move(game, seats, seat.position, move)
     except IntegrityError:
         # The unique (game, number) backstop: another writer appended this ply first.
         raise StaleMove(_current_ply(pk)) from None
@@ -496,7 +434,7 @@ def _computer_to_play(game: Game) -> tuple[Seat, engine.State] | None:
     if game.status != Game.Status.ACTIVE:
         return None
     state = game.engine_state()
-    seat = _computer_seat(game.seat_list(), state)
+    seat = _computer_seat(list(game.seats.all()), state)
     return None if seat is None else (seat, state)
 
 
@@ -515,8 +453,7 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
     found = _computer_to_play(game) if game.ply == expected_ply else None
     if found is None:
         return None
-    seat, state = found
-    move = _bot_move(game, seat, state)
+    move = _bot_move(game, *found)
     try:
         with transaction.atomic():
             game = _lock_game(game_id)
@@ -524,7 +461,7 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
             if found is None:
                 return None
             # Same ply, so the same position: the move chosen above still applies.
-            return _apply_move(game, game.seat_list(), found[1], found[0].position, move)
+            return _apply_move(game, list(game.seats.all()), found[0].position, move)
     except IntegrityError:
         return None
 

@@ -12,7 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 PASSWORD = "tile-drafter-4827"
-SESSION_BACKEND = "accounts.auth.CachedAuthenticationBackend"
+SESSION_BACKEND = "allauth.account.auth_backends.AuthenticationBackend"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -24,8 +24,6 @@ def pytest_configure(config: pytest.Config) -> None:
     # emptied before each test, and Celery tasks run in-process when sent.
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    # One process, so the cache of users is safe, and every web test goes through it.
-    settings.USER_CACHE_SECONDS = 60
 
 
 @pytest.fixture(autouse=True)

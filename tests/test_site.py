@@ -46,16 +46,3 @@ def test_static_stylesheet_is_served(client, settings):
     response = client.get("/static/css/site.css")
 
     assert response.status_code == 200
-
-
-def test_pages_have_messages_and_api_calls_do_not(alice, client_for):
-    """Django's one-time messages are readied for pages, not for the API, which never shows
-    them (`azul_site.middleware.PageMessageMiddleware`)."""
-    client = client_for(alice)
-
-    page = client.get(reverse("home"))
-    api = client.get("/api/games/")
-
-    assert page.status_code == api.status_code == 200
-    assert hasattr(page.wsgi_request, "_messages")
-    assert not hasattr(api.wsgi_request, "_messages")

@@ -46,32 +46,6 @@ def next_move(game: Game, users: dict[int, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def token_lookups(settings, redis_url, monkeypatch) -> list[list[str]]:
-    """The default cache on the real Redis (under a prefix of this test's own), and the keys that
-    each token lookup read with its hit on the API limit, in one round trip, as they happen."""
-    import uuid
-
-    from azul_site.cache import RedisCache
-
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "azul_site.cache.RedisCache",
-            "LOCATION": redis_url,
-            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-        }
-    }
-    lookups: list[list[str]] = []
-    get_many_and_count_hit = RedisCache.get_many_and_count_hit
-
-    def spy(self, keys, *args):
-        lookups.append(list(keys))
-        return get_many_and_count_hit(self, keys, *args)
-
-    monkeypatch.setattr(RedisCache, "get_many_and_count_hit", spy)
-    return lookups
-
-
-@pytest.fixture
 def create_game(api_client_for) -> Callable[..., dict]:
     """`create_game(creator, seats=[...], players=2, variant="colored")` through the API."""
 

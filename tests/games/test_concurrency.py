@@ -137,8 +137,8 @@ def test_many_players_joining_the_open_seats_at_once(alice, make_user):
 @pytest.mark.django_db(transaction=True)
 def test_the_lock_sees_the_seat_filled_while_it_waited(alice, bob):
     """A writer fills the last seat and starts the game while another waits for the lock: the
-    waiter gets the started game with the seat filled (its locking statement read the seats
-    before the wait, so they are read again)."""
+    waiter gets the started game with the seat filled (the seats are read once the lock is
+    granted)."""
     import time
 
     from django.db import transaction
@@ -158,7 +158,7 @@ def test_the_lock_sees_the_seat_filled_while_it_waited(alice, bob):
     def writer() -> None:
         try:
             with transaction.atomic():
-                Game.objects.get_with_seats(game.id, lock=True)
+                services._lock_game(game.id)
                 locked.set()
                 time.sleep(0.5)  # the reader is now waiting for the lock
                 Seat.objects.filter(game=game, position=1).update(user=bob)
@@ -170,7 +170,7 @@ def test_the_lock_sees_the_seat_filled_while_it_waited(alice, bob):
         try:
             locked.wait(timeout=10)
             with transaction.atomic():
-                seen = Game.objects.get_with_seats(game.id, lock=True)
+                seen = services._lock_game(game.id)
                 waited["status"] = seen.status
                 waited["users"] = [s.user_id for s in seen.seats.all()]
         finally:

@@ -114,25 +114,31 @@ def test_game_lists_cost_the_same_for_one_and_five_games(
     assert five["lobby"] <= 2 and five["invitations"] <= 2
 
 
-def test_a_move_is_two_statements(start_game, alice, bob):
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
+
+
+def statements(ctx: CaptureQueriesContext) -> list[str]:
+    return [
+        q["sql"] for q in ctx.captured_queries if q["sql"].split()[0] not in TRANSACTION_CONTROL
+    ]
+
+
+def test_a_move_is_four_statements(start_game, alice, bob):
     users = {0: alice, 1: bob}
     game = play_moves(start_game(alice, bob), users, 3)
 
     with CaptureQueriesContext(connection) as ctx:
         moved = services.move_submit(**next_move(game, users))
 
-    transaction_control = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
-    sql = [q["sql"] for q in ctx.captured_queries if q["sql"].split()[0] not in transaction_control]
-    assert len(sql) == 2, sql
-    read, write = sql
-    # The game, with its seats as an array; then (PostgreSQL) one statement that updates the
-    # game's row if it is still the version read, and appends the log entry only if it did.
-    assert 'FROM "games_game" "p0"' in read and 'FROM "games_seat" "c0"' in read
-    assert "FOR UPDATE" not in read
-    assert write.startswith('WITH "updated" AS (UPDATE "games_game"') or write.startswith(
-        'WITH updated AS (UPDATE "games_game"'
-    )
-    assert '"updated_at" = ' in write and 'INSERT INTO "games_logentry"' in write
+    sql = statements(ctx)
+    assert len(sql) <= 4, sql
+    lock, seats, insert, update = sql
+    # The game locked (its row only, not its creator's), then its seats read once the lock is
+    # granted, then the log entry appended and the game's changed fields saved.
+    assert lock.startswith('SELECT "games_game"') and lock.endswith('FOR UPDATE OF "games_game"')
+    assert 'FROM "games_seat"' in seats and "FOR UPDATE" not in seats
+    assert insert.startswith('INSERT INTO "games_logentry"')
+    assert update.startswith('UPDATE "games_game" SET ') and '"ply" = ' in update
     assert moved.ply == game.ply + 1
     stored = Game.objects.get(pk=game.id)
     assert (stored.ply, stored.updated_at, stored.state) == (
@@ -142,47 +148,59 @@ def test_a_move_is_two_statements(start_game, alice, bob):
     )
 
 
-def test_a_game_changed_after_the_read_is_moved_under_the_lock(start_game, alice, bob, monkeypatch):
-    """The write finds the game changed since the read: nothing of it is kept, and the move is
-    checked and played again under the game's lock."""
+@pytest.mark.django_db(transaction=True)
+def test_a_move_through_the_api_adds_only_the_token_lookup(start_game, alice, bob):
+    """The whole request, as a script sends it: the token's owner (one indexed query, as DRF
+    reads it), then the move's four statements; the answer is built from the game as written."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
     users = {0: alice, 1: bob}
     game = play_moves(start_game(alice, bob), users, 3)
-    real_read = services._read_game
+    move = next_move(game, users)
+    token = Token.objects.create(user=move["user"])
+    client = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
 
-    def read_then_change(game_id, *, lock):
-        read = real_read(game_id, lock=lock)
-        if not lock:  # someone changes the game (a new name shown, say) right after the read
-            services.games_touch_for_player(user_id=alice.pk)
-        return read
-
-    monkeypatch.setattr(services, "_read_game", read_then_change)
     with CaptureQueriesContext(connection) as ctx:
-        moved = services.move_submit(**next_move(game, users))
+        response = client.post(
+            games_url(game.id, "moves"),
+            {"move": move["move"], "expected_ply": move["expected_ply"]},
+            format="json",
+        )
 
-    assert any(q["sql"].endswith("FOR UPDATE") for q in ctx.captured_queries)
-    numbers = list(game.log_entries.order_by("number").values_list("number", flat=True))
-    assert numbers == list(range(moved.ply))
-    assert Game.objects.get(pk=game.id).ply == moved.ply == game.ply + 1
+    assert response.status_code == 201, response.json()
+    sql = statements(ctx)
+    assert len(sql) <= 5, sql
+    assert 'FROM "authtoken_token"' in sql[0]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_committed_move_leaves_its_parsed_state_for_the_next_read(start_game, alice, bob):
-    """As in production, where the move's transaction is the outermost and really commits."""
+def test_a_move_parses_the_game_state_once(start_game, alice, bob, api_client_for, monkeypatch):
+    """The parsed state is kept on the game for the rest of the request: checking the move,
+    playing it and answering with the game's view read it several times."""
     users = {0: alice, 1: bob}
-    game = play_moves(start_game(alice, bob), users, 2)
+    game = play_moves(start_game(alice, bob), users, 3)
+    move = next_move(game, users)
+    parses = []
+    from_dict = engine.State.from_dict
+    monkeypatch.setattr(
+        engine.State, "from_dict", staticmethod(lambda d: parses.append(1) or from_dict(d))
+    )
 
-    moved = services.move_submit(**next_move(game, users))
+    response = api_client_for(move["user"]).post(
+        games_url(game.id, "moves"),
+        {"move": move["move"], "expected_ply": move["expected_ply"]},
+        format="json",
+    )
 
-    again = selectors.game_get(game_id=game.id)
-    assert again.engine_state() is moved.engine_state()  # not parsed again
-    assert again.engine_state().to_dict() == Game.objects.get(pk=game.id).state
+    assert response.status_code == 201
+    assert len(parses) == 1
 
 
 def test_a_state_changed_in_memory_is_parsed_afresh(start_game, alice, bob):
     game = play_moves(start_game(alice, bob), {0: alice, 1: bob}, 2)
     read = selectors.game_get(game_id=game.id)
     parsed = read.engine_state()
-    assert selectors.game_get(game_id=game.id).engine_state() is parsed  # one parse per version
+    assert read.engine_state() is parsed  # one parse per instance
 
     read.state = {**read.state, "round": parsed.round + 1}
 
