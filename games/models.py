@@ -17,12 +17,9 @@ from games.jsoncodec import OrjsonDecoder, OrjsonEncoder
 
 class GameQuerySet(models.QuerySet):
     def with_seats(self) -> "GameQuerySet":
-        """Games with their creator, and their seats in order with users and profiles (+1 query:
-        the seats are read after the games, so under `select_for_update` they are read once the
-        lock is granted)."""
-        seats = models.Prefetch(
-            "seats", queryset=Seat.objects.select_related("user__profile").order_by("position")
-        )
+        """Games with their creator, and their seats in order as `seat_list` (`Seat.with_players`;
+        +1 query)."""
+        seats = models.Prefetch("seats", queryset=Seat.with_players(), to_attr="seat_list")
         return self.select_related("created_by").prefetch_related(seats)
 
 
@@ -67,6 +64,10 @@ class Game(models.Model):
     first_player = models.PositiveSmallIntegerField(null=True, blank=True)
 
     objects = GameQuerySet.as_manager()
+
+    # The game's seats in order, with their players (`Seat.with_players`): set by the reads that
+    # the views and services use (`GameQuerySet.with_seats`, `services._read_game`).
+    seat_list: list["Seat"]
 
     class Meta:
         ordering = ["-created_at"]
@@ -166,6 +167,11 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"Seat {self.position} of {self.game_id}"
+
+    @classmethod
+    def with_players(cls) -> models.QuerySet["Seat"]:
+        """Seats in order, with their players' users and profiles (what games show of them)."""
+        return cls.objects.select_related("user__profile").order_by("position")
 
     @property
     def is_filled(self) -> bool:

@@ -118,7 +118,7 @@ def _players(
     to_move = set(state.to_move) if state is not None else set()
     scores = state.scores if state is not None else []
     players = []
-    for seat in game.seats.all():
+    for seat in game.seat_list:
         user = seat.user
         computer = seat.kind == Seat.Kind.COMPUTER
         players.append(
@@ -152,7 +152,7 @@ def _viewer_seat(game: Game, viewer: AbstractBaseUser | None) -> Seat | None:
     return next(
         (
             s
-            for s in game.seats.all()
+            for s in game.seat_list
             if s.user_id == viewer.pk and s.invitation != Seat.Invitation.PENDING
         ),
         None,
@@ -288,7 +288,7 @@ def game_summary(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, An
         "updated_at": game.updated_at,
         "round": state.round if state is not None else 0,
         "is_my_turn": seat is not None and seat.position in overview["to_move"],
-        "open_seats": sum(1 for s in game.seats.all() if s.is_open),
+        "open_seats": sum(1 for s in game.seat_list if s.is_open),
     }
 
 

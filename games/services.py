@@ -57,16 +57,22 @@ class SeatSpec:
 
 
 def _read_game(game_id: Any, *, lock: bool) -> Game:
-    """The game with its seats, users and profiles (so that the caller can answer with the game
-    as it is after the write, without reading it again); with `lock`, its row locked until the
-    end of the transaction."""
-    games = Game.objects.with_seats()
-    if lock:
-        games = games.select_for_update(of=("self",))
+    """The game with its seats and their players as `seat_list` (so that the caller can answer
+    with the game as it is after the write, without reading it again); with `lock`, its row
+    locked until the end of the transaction, and the seats read once the lock is granted.
+
+    Two plain queries rather than `with_seats()`: the creator is one of the seats' players, and
+    a prefetch costs a move more than the query it runs."""
+    games = Game.objects.select_for_update() if lock else Game.objects.all()
     try:
-        return games.get(pk=game_pk(game_id))
+        game = games.get(pk=game_pk(game_id))
     except Game.DoesNotExist:
         raise GameNotFound() from None
+    game.seat_list = list(Seat.with_players().filter(game=game))
+    creator = next((s.user for s in game.seat_list if s.user_id == game.created_by_id), None)
+    if creator is not None:
+        game.created_by = creator
+    return game
 
 
 def _lock_game(game_id: Any) -> Game:
@@ -256,7 +262,7 @@ def game_create(
         Seat.objects.bulk_create(seat_rows)
         # Lock it like every other write, so a join arriving first waits for the start.
         game = _lock_game(game.id)
-        _start_if_full(game, list(game.seats.all()))
+        _start_if_full(game, list(game.seat_list))
     return game
 
 
@@ -265,7 +271,7 @@ def game_join(*, game_id: Any, user: AbstractBaseUser) -> Game:
     with transaction.atomic():
         game = _lock_game(game_id)
         _require_open(game)
-        seats = list(game.seats.all())
+        seats = list(game.seat_list)
         mine = _seat_of(seats, user)
         if mine is not None:
             if mine.invitation == Seat.Invitation.PENDING:
@@ -293,7 +299,7 @@ def invitation_respond(*, game_id: Any, user: AbstractBaseUser, accept: bool) ->
     """
     with transaction.atomic():
         game = _lock_game(game_id)
-        seats = list(game.seats.all())
+        seats = list(game.seat_list)
         seat = _seat_of(seats, user)
         if seat is None or seat.invitation != Seat.Invitation.PENDING:
             raise InvalidAction(
@@ -386,7 +392,7 @@ def _current_ply(game_id: Any) -> int:
 def _mover(game: Game, user: AbstractBaseUser, expected_ply: Any) -> tuple[list[Seat], Seat]:
     """The game's seats and the user's seat, if the user may move in `game` now; else the error
     that says why not."""
-    seats = list(game.seats.all())
+    seats = list(game.seat_list)
     seat = _seat_of(seats, user)
     if seat is None or seat.invitation == Seat.Invitation.PENDING:
         raise NotAPlayer()
@@ -434,7 +440,7 @@ def _computer_to_play(game: Game) -> tuple[Seat, engine.State] | None:
     if game.status != Game.Status.ACTIVE:
         return None
     state = game.engine_state()
-    seat = _computer_seat(list(game.seats.all()), state)
+    seat = _computer_seat(list(game.seat_list), state)
     return None if seat is None else (seat, state)
 
 
@@ -461,7 +467,7 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
             if found is None:
                 return None
             # Same ply, so the same position: the move chosen above still applies.
-            return _apply_move(game, list(game.seats.all()), found[0].position, move)
+            return _apply_move(game, list(game.seat_list), found[0].position, move)
     except IntegrityError:
         return None
 

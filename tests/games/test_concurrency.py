@@ -64,12 +64,11 @@ def test_the_unique_log_number_is_a_backstop_when_the_lock_is_bypassed(
 
     game = Game.objects.get(pk=active_game["id"])
     mover = alice if player_to_move(active_game) == "alice" else bob
-    stale_copy = Game.objects.get(pk=game.pk)
+    stale_copy = services._read_game(game.pk, lock=False)
     legal = active_game["legal_moves"] or legal_moves_of(mover, game)
     services.move_submit(game_id=game.pk, user=mover, move=legal[0], expected_ply=game.ply)
 
-    # Both reads of the move path (the first, and the locked one after its write found the game
-    # changed) return the game as it was before the first move.
+    # The move path's locked read returns the game as it was before the first move.
     monkeypatch.setattr(services, "_read_game", lambda game_id, lock: stale_copy)
     with pytest.raises(StaleMove) as caught:
         services.move_submit(game_id=game.pk, user=mover, move=legal[0], expected_ply=game.ply)

@@ -133,9 +133,10 @@ def test_a_move_is_four_statements(start_game, alice, bob):
     sql = statements(ctx)
     assert len(sql) <= 4, sql
     lock, seats, insert, update = sql
-    # The game locked (its row only, not its creator's), then its seats read once the lock is
-    # granted, then the log entry appended and the game's changed fields saved.
-    assert lock.startswith('SELECT "games_game"') and lock.endswith('FOR UPDATE OF "games_game"')
+    # The game locked, then its seats and players read once the lock is granted, then the log
+    # entry appended and the game's changed fields saved.
+    assert lock.startswith('SELECT "games_game"') and lock.endswith("FOR UPDATE")
+    assert "JOIN" not in lock
     assert 'FROM "games_seat"' in seats and "FOR UPDATE" not in seats
     assert insert.startswith('INSERT INTO "games_logentry"')
     assert update.startswith('UPDATE "games_game" SET ') and '"ply" = ' in update
