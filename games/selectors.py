@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache as django_cache
-from django.db.models import Count, Exists, FilteredRelation, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q
 
 from games import engine
 from games.errors import GameNotFound
@@ -48,14 +48,18 @@ def game_get(*, game_id: Any) -> Game:
 @dataclass(frozen=True)
 class GameVersion:
     """Which version of a game a viewer sees: what the views and boards cached for it are keyed
-    by. A game's `updated_at` changes with every write to it, and with every change of a name it
-    shows (`services.games_touch_for_player`); the viewer's seat decides what is theirs to see."""
+    by. A game's `updated_at` changes with every write to it (a seat taken or an invitation
+    answered included), and with every change of a name it shows
+    (`services.games_touch_for_player`).
+
+    Keyed by the viewer rather than by their seat, which would cost a join to find: players
+    share nothing anyway, and a watcher's first look at a version builds their own copy."""
 
     id: uuid.UUID
     ply: int
     updated_at: Any
     created_by_id: Any
-    viewer_seat: str  # "watcher", "<position>", or "<position>-invited"
+    viewer_id: Any  # None for a visitor who is not signed in
 
     @property
     def started(self) -> bool:
@@ -63,32 +67,21 @@ class GameVersion:
 
     @property
     def key(self) -> str:
-        return f"{self.id}:{self.ply}:{self.updated_at.timestamp():.6f}:{self.viewer_seat}"
+        return f"{self.id}:{self.ply}:{self.updated_at.timestamp():.6f}:{self.viewer_id}"
 
 
 def game_version(*, game_id: Any, viewer: AbstractBaseUser | None) -> GameVersion:
     """The game's current version as `viewer` sees it, in one small query; GameNotFound
     otherwise."""
     pk = game_pk(game_id)
-    fields = ["ply", "updated_at", "created_by_id"]
-    games = Game.objects.filter(pk=pk)
-    if viewer is not None and viewer.is_authenticated:
-        # The viewer's own seat, if any, joined in the same query.
-        games = games.annotate(
-            viewer_seat=FilteredRelation("seats", condition=Q(seats__user=viewer.pk))
-        )
-        fields += ["viewer_seat__position", "viewer_seat__invitation"]
-    row = games.values_list(*fields).first()
-    if row is None:
-        raise GameNotFound()
-    ply, updated_at, created_by_id, position, invitation = (*row, None, None)[:5]
-    if position is None:
-        viewer_seat = "watcher"
-    elif invitation == Seat.Invitation.PENDING:
-        viewer_seat = f"{position}-invited"
-    else:
-        viewer_seat = str(position)
-    return GameVersion(pk, ply, updated_at, created_by_id, viewer_seat)
+    try:
+        ply, updated_at, created_by_id = Game.objects.values_list(
+            "ply", "updated_at", "created_by_id"
+        ).get(pk=pk)
+    except Game.DoesNotExist:
+        raise GameNotFound() from None
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    return GameVersion(pk, ply, updated_at, created_by_id, viewer_id)
 
 
 def game_view_cached(*, game_id: Any, viewer: AbstractBaseUser | None) -> dict[str, Any]:

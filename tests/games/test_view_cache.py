@@ -1,5 +1,5 @@
-"""Views and boards are cached per game version and viewer's seat: never another seat's, never
-an older game's."""
+"""Views and boards are cached per game version and viewer: never another player's, never an
+older game's."""
 
 from games import selectors
 from tests.games.conftest import games_url
@@ -39,20 +39,26 @@ def test_a_move_makes_a_new_version(start_game, alice, bob, api_client_for):
     assert selectors.game_version(game_id=game.id, viewer=alice).key != version.key
 
 
-def test_the_version_names_the_viewers_seat(start_game, alice, bob, carol, make_user):
+def test_a_seat_taken_is_a_new_version_for_everyone(alice, make_user, api_client_for):
+    """Views are kept per viewer; the viewer's seat is not in the key, so every change of a
+    seat must move the game's version (here: an invitation accepted)."""
     from games import services
 
-    game = start_game(alice, bob)
-    assert selectors.game_version(game_id=game.id, viewer=carol).viewer_seat == "watcher"
-    seats = {selectors.game_version(game_id=game.id, viewer=u).viewer_seat for u in (alice, bob)}
-    assert seats == {"0", "1"}
     dora = make_user("dora")
-    pending = services.game_create(
+    game = services.game_create(
         creator=alice,
         num_players=2,
         variant="colored",
         days_per_move=3,
         seats=[services.SeatSpec(kind="invite", username=dora.username)],
     )
-    assert selectors.game_version(game_id=pending.id, viewer=dora).viewer_seat == "1-invited"
-    assert not selectors.game_version(game_id=pending.id, viewer=dora).started
+    client = api_client_for(dora)
+    invited = client.get(games_url(game.id)).json()
+    before = selectors.game_version(game_id=game.id, viewer=dora)
+    assert invited["viewer_seat"] is None and not before.started
+
+    services.invitation_respond(game_id=game.id, user=dora, accept=True)
+
+    seated = client.get(games_url(game.id)).json()
+    assert selectors.game_version(game_id=game.id, viewer=dora).key != before.key
+    assert seated["viewer_seat"] == 1 and seated["status"] == "active"
