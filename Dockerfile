@@ -5,6 +5,7 @@ COPY pyproject.toml README.md ./
 COPY azul_site azul_site
 COPY accounts accounts
 COPY games games
+COPY notifications notifications
 RUN pip install --no-cache-dir .
 COPY . .
 # The production storage (DEBUG=0) writes the manifest that every page looks its static files up

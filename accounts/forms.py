@@ -1,6 +1,6 @@
 from django import forms
 
-from accounts.models import Profile, time_zone_choices
+from accounts.models import DELIVERY_FIELDS, Delivery, Profile, time_zone_choices
 
 
 class ProfileForm(forms.ModelForm):
@@ -15,8 +15,31 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ["display_name", "time_zone", "notify_turn", "notify_reminder", "notify_game_end"]
+        fields = ["display_name", "time_zone", *DELIVERY_FIELDS, "email_digest"]
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+
+    def profile_fields(self) -> list[forms.BoundField]:
+        return [self["display_name"], self["time_zone"]]
+
+    def email_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in (*DELIVERY_FIELDS, "email_digest")]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if not cleaned.get("email_digest"):
+            # Otherwise what is held for the digest would never be sent, without a word.
+            held = [
+                str(self.fields[name].label).lower()
+                for name in DELIVERY_FIELDS
+                if cleaned.get(name) == Delivery.DIGEST
+            ]
+            if held:
+                self.add_error(
+                    "email_digest",
+                    "You chose the daily digest for emails "
+                    f"{', '.join(held)}: turn the digest on, or choose another option for those.",
+                )
+        return cleaned

@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as BaseUserManager
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 
 
 class UserManager(BaseUserManager):
@@ -41,6 +42,25 @@ def validate_time_zone(value: str) -> None:
         )
 
 
+class Delivery(models.TextChoices):
+    """How a player wants one kind of notification email."""
+
+    IMMEDIATELY = "immediate", "Immediately"
+    DIGEST = "digest", "In the daily digest"
+    NEVER = "never", "Never"
+
+
+# The profile's per-kind delivery choices; the daily digest itself is on or off (`email_digest`).
+DELIVERY_FIELDS = (
+    "email_your_turn",
+    "email_invitation",
+    "email_game_started",
+    "email_game_over",
+    "email_reminder",
+    "email_timeout",
+)
+
+
 class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
@@ -55,11 +75,66 @@ class Profile(models.Model):
         validators=[validate_time_zone],
         help_text="Deadlines and dates are shown in this time zone.",
     )
-    notify_turn = models.BooleanField(
-        "Email me when it is my turn", default=True, help_text="At most one email per move."
+    # One column per kind of email, rather than one JSON document of preferences: each is a
+    # plain choice the database checks and the model form validates and renders as it is, and
+    # the notifications sweep can filter on them in SQL. A new kind is a new column (a migration),
+    # which is also where its default for existing players is decided.
+    email_your_turn = models.CharField(
+        "When it is my turn",
+        max_length=9,
+        choices=Delivery.choices,
+        default=Delivery.IMMEDIATELY,
+        help_text="Sent a couple of minutes after the move, unless you have the game open.",
     )
-    notify_reminder = models.BooleanField("Remind me before my turn deadline", default=True)
-    notify_game_end = models.BooleanField("Email me when a game ends", default=True)
+    email_invitation = models.CharField(
+        "When I am invited to a game",
+        max_length=9,
+        choices=Delivery.choices,
+        default=Delivery.IMMEDIATELY,
+    )
+    email_game_started = models.CharField(
+        "When a game I joined starts",
+        max_length=9,
+        choices=Delivery.choices,
+        default=Delivery.IMMEDIATELY,
+    )
+    email_game_over = models.CharField(
+        "When a game ends",
+        max_length=9,
+        choices=Delivery.choices,
+        default=Delivery.IMMEDIATELY,
+        help_text="With the final scores.",
+    )
+    email_reminder = models.CharField(
+        "When my time to move is running out",
+        max_length=9,
+        choices=Delivery.choices,
+        default=Delivery.IMMEDIATELY,
+        help_text="Once per turn, when 80% of the time for the move has passed.",
+    )
+    email_timeout = models.CharField(
+        "When the server moved for me",
+        max_length=9,
+        choices=Delivery.choices,
+        default=Delivery.IMMEDIATELY,
+        help_text="After the time for a move ran out.",
+    )
+    email_digest = models.BooleanField(
+        "Send me a daily digest",
+        default=True,
+        help_text="At 08:00 in your time zone, only on days when a game is waiting for you "
+        "or something was held for the digest.",
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    **{f"{name}__in": Delivery.values for name in DELIVERY_FIELDS},
+                ),
+                name="profile_email_delivery_choice",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"

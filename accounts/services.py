@@ -4,15 +4,9 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
-from accounts.models import Profile
+from accounts.models import DELIVERY_FIELDS, Profile
 
-PROFILE_EDITABLE_FIELDS = (
-    "display_name",
-    "time_zone",
-    "notify_turn",
-    "notify_reminder",
-    "notify_game_end",
-)
+PROFILE_EDITABLE_FIELDS = ("display_name", "time_zone", *DELIVERY_FIELDS, "email_digest")
 
 
 def profile_create(*, user: AbstractBaseUser) -> Profile:

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -81,6 +82,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "azul_site.context_processors.nav_urls",
+                "notifications.context_processors.games_waiting",
             ],
         },
     },
@@ -129,6 +131,26 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict = {}
+
+# Notifications. Emails about games go through an outbox (notifications.Notification), sent by
+# a task after the write commits and by a sweep every minute that sends what is overdue and the
+# daily digests (notifications/services.py).
+SITE_NAME = env.str("SITE_NAME", default="Azul")
+# A "your turn" email waits this long, and is dropped if the player opens the game or moves
+# meanwhile: two people playing live get no email per move.
+NOTIFY_GRACE_SECONDS = env.int("NOTIFY_GRACE_SECONDS", default=120)
+# A failed send is tried again after 1, 2, 4, ... minutes, up to this many attempts in all.
+NOTIFY_MAX_ATTEMPTS = env.int("NOTIFY_MAX_ATTEMPTS", default=6)
+# The daily digest goes in this hour of the player's local time (Profile.time_zone).
+NOTIFY_DIGEST_HOUR = env.int("NOTIFY_DIGEST_HOUR", default=8)
+# How long an email's one-click unsubscribe link works.
+NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS", default=90)
+CELERY_BEAT_SCHEDULE["notifications-sweep"] = {
+    "task": "notifications.tasks.sweep",
+    "schedule": 60.0,
+    # A sweep still queued when the next is due is dropped rather than piling up.
+    "options": {"expires": 55},
+}
 
 # Mail. EMAIL_URL wins (smtp+tls://user:pass@host:587, consolemail://, filemail:///path, ...);
 # else EMAIL_HOST selects SMTP; else mail is printed to the console for the developer to read.

@@ -24,6 +24,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # emptied before each test, and Celery tasks run in-process when sent.
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.CELERY_TASK_ALWAYS_EAGER = True
+    # Tests play faster than any player: the API's per-user rate is tested on its own
+    # (tests/games/test_api_throttle.py), and only gets in the way elsewhere.
+    settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["user"] = "1000/second"
 
 
 @pytest.fixture(autouse=True)

@@ -6,9 +6,13 @@ pytestmark = pytest.mark.django_db
 GOOD_SETTINGS = {
     "display_name": "Alice the Tiler",
     "time_zone": "Europe/Lisbon",
-    "notify_turn": "on",
-    # notify_reminder left out: an unchecked checkbox
-    "notify_game_end": "on",
+    "email_your_turn": "immediate",
+    "email_invitation": "immediate",
+    "email_game_started": "never",
+    "email_game_over": "digest",
+    "email_reminder": "never",
+    "email_timeout": "immediate",
+    "email_digest": "on",
 }
 
 
@@ -25,7 +29,8 @@ def test_settings_page_shows_the_current_preferences(alice, client_for):
     assert response.status_code == 200
     form = response.context["form"]
     assert form["time_zone"].value() == "UTC"
-    assert form["notify_turn"].value() is True
+    assert form["email_your_turn"].value() == "immediate"
+    assert form["email_digest"].value() is True
 
 
 def test_saving_settings_updates_the_profile(alice, client_for):
@@ -38,9 +43,11 @@ def test_saving_settings_updates_the_profile(alice, client_for):
     alice.profile.refresh_from_db()
     assert alice.profile.display_name == "Alice the Tiler"
     assert alice.profile.time_zone == "Europe/Lisbon"
-    assert alice.profile.notify_turn is True
-    assert alice.profile.notify_reminder is False
-    assert alice.profile.notify_game_end is True
+    assert alice.profile.email_your_turn == "immediate"
+    assert alice.profile.email_game_started == "never"
+    assert alice.profile.email_game_over == "digest"
+    assert alice.profile.email_reminder == "never"
+    assert alice.profile.email_digest is True
 
 
 def test_unknown_time_zone_is_refused_with_a_clear_error(alice, client_for):

@@ -4,6 +4,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.urls import reverse
 
+from accounts.models import DELIVERY_FIELDS
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,8 @@ def test_new_user_gets_a_profile_with_default_preferences(client, mailoutbox, dj
 
     profile = django_user_model.objects.get(username="dora").profile
     assert profile.time_zone == "UTC"
-    assert profile.notify_turn and profile.notify_reminder and profile.notify_game_end
+    assert {getattr(profile, f) for f in DELIVERY_FIELDS} == {"immediate"}
+    assert profile.email_digest
     assert profile.name == "dora"
 
 

@@ -1,0 +1,195 @@
+"""The notification emails: subject, plain text and HTML from templates, with one-click
+unsubscribe headers (RFC 8058).
+
+Templates are `templates/notifications/email/<kind>_subject.txt`, `<kind>.txt` and
+`<kind>.html`. Every email names the game's opponents and links to the game (`SITE_URL` + the
+game page), to the settings page and to a signed unsubscribe link for its kind.
+"""
+
+from __future__ import annotations
+
+import datetime
+import zoneinfo
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from games.models import Game, Seat
+from games.selectors import game_get
+from notifications import tokens
+from notifications.models import PREFERENCE_FIELDS, Notification
+
+TEMPLATES = "notifications/email"
+
+
+def game_url(game_id: Any) -> str:
+    return settings.SITE_URL + reverse("games:detail", args=[game_id])
+
+
+@dataclass(frozen=True)
+class BuiltEmail:
+    message: EmailMultiAlternatives
+    # For a digest: the held notifications it carries, to be marked sent with it.
+    carried_ids: list[int]
+
+
+def build(notification: Notification, *, to: str) -> BuiltEmail:
+    """The email for `notification` (its recipient and profile loaded), addressed to `to`."""
+    context = _context(notification)
+    kind = notification.kind
+    subject = _one_line(render_to_string(f"{TEMPLATES}/{kind}_subject.txt", context))
+    message = EmailMultiAlternatives(
+        subject=f"[{settings.SITE_NAME}] {subject}",
+        body=render_to_string(f"{TEMPLATES}/{kind}.txt", context),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[to],
+        headers={
+            # RFC 8058: mail clients show an unsubscribe button that POSTs to the link.
+            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            # RFC 3834: no vacation auto-replies to a robot.
+            "Auto-Submitted": "auto-generated",
+            "X-Azul-Notification": kind,
+        },
+    )
+    message.attach_alternative(render_to_string(f"{TEMPLATES}/{kind}.html", context), "text/html")
+    return BuiltEmail(message=message, carried_ids=context.get("carried_ids", []))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _zone(name: str) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def _local_text(moment: datetime.datetime | None, zone: zoneinfo.ZoneInfo) -> str:
+    if moment is None:
+        return ""
+    local = moment.astimezone(zone)
+    return f"{local:%A} {local.day} {local:%B} at {local:%H:%M} ({zone.key.replace('_', ' ')})"
+
+
+def and_list(names: list[str]) -> str:
+    """ "Bob", "Bob and Carol", "Bob, Carol and Dave"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def ordinal(number: int | None) -> str:
+    if number is None:
+        return ""
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def seat_name(seat: Seat) -> str:
+    """What the player's opponents call this seat: display name, else username."""
+    if seat.kind == Seat.Kind.COMPUTER:
+        return f"Computer ({seat.get_bot_level_display().lower()})"
+    if seat.user is None:
+        return "an open seat"
+    profile = getattr(seat.user, "profile", None)
+    return (profile.display_name if profile else "") or seat.user.get_username()
+
+
+def _context(notification: Notification) -> dict[str, Any]:
+    recipient = notification.recipient
+    zone = _zone(recipient.profile.time_zone)
+    context: dict[str, Any] = {
+        "site_name": settings.SITE_NAME,
+        "site_url": settings.SITE_URL,
+        "recipient_name": recipient.profile.name,
+        "kind": notification.kind,
+        "kind_label": notification.get_kind_display(),
+        "settings_url": settings.SITE_URL + reverse("accounts:settings"),
+        "unsubscribe_url": tokens.unsubscribe_url(user_id=recipient.pk, kind=notification.kind),
+        "extra": notification.context or {},
+    }
+    if notification.game_id is not None:
+        game = game_get(game_id=notification.game_id)
+        context.update(_game_context(game, recipient.pk, zone))
+    if notification.kind == Notification.Kind.DIGEST:
+        context.update(_digest_context(notification, zone))
+    return context
+
+
+def _game_context(game: Game, user_id: Any, zone: zoneinfo.ZoneInfo) -> dict[str, Any]:
+    seats = list(game.seats.all())
+    mine = next((s for s in seats if s.user_id == user_id), None)
+    opponents = [seat_name(s) for s in seats if s is not mine]
+    standings = [
+        {
+            "name": seat_name(s),
+            "is_you": s is mine,
+            "score": s.final_score,
+            "place": ordinal(s.place),
+        }
+        for s in sorted(seats, key=lambda s: (s.place or 99, s.position))
+    ]
+    creator = next((s for s in seats if s.user_id == game.created_by_id), None)
+    return {
+        "game_url": game_url(game.pk),
+        "game_variant": game.get_variant_display(),
+        "days_per_move": game.days_per_move,
+        "opponents": opponents,
+        "opponents_text": and_list(opponents),
+        "creator_name": seat_name(creator) if creator is not None else "",
+        # For an invitation: who else sits at the table, besides the one inviting.
+        "others_text": and_list([seat_name(s) for s in seats if s not in (mine, creator)]),
+        "deadline": _local_text(game.turn_deadline, zone),
+        "is_finished": game.status == Game.Status.FINISHED,
+        "standings": standings,
+        "my_place": ordinal(mine.place) if mine is not None else "",
+        "my_score": mine.final_score if mine is not None else None,
+        "winners": and_list([s["name"] for s in standings if s["place"] == "1st"]),
+    }
+
+
+def _digest_context(digest: Notification, zone: zoneinfo.ZoneInfo) -> dict[str, Any]:
+    """The games the digest was built with, and the notifications it carries (those still held,
+    of kinds the player has not turned off since)."""
+    profile = digest.recipient.profile
+    games = [
+        {
+            "url": game_url(game["id"]),
+            "opponents_text": and_list(game["opponents"]),
+            "deadline": _local_text(
+                datetime.datetime.fromisoformat(game["deadline"]) if game["deadline"] else None,
+                zone,
+            ),
+        }
+        for game in digest.context.get("games", [])
+    ]
+    carried = [
+        row
+        for row in Notification.objects.filter(
+            recipient_id=digest.recipient_id, digest_id=digest.pk, status=Notification.Status.HELD
+        ).order_by("created_at")
+        if getattr(profile, PREFERENCE_FIELDS[row.kind]) != "never"
+    ]
+    by_id = {g.pk: g for g in Game.objects.with_seats().filter(pk__in={r.game_id for r in carried})}
+    items = []
+    for row in carried:
+        game = by_id.get(row.game_id)
+        if game is None:
+            continue
+        item_context = {
+            "site_name": settings.SITE_NAME,
+            "extra": row.context or {},
+            **_game_context(game, digest.recipient_id, zone),
+        }
+        summary = _one_line(render_to_string(f"{TEMPLATES}/{row.kind}_subject.txt", item_context))
+        items.append({"summary": summary, "url": item_context["game_url"]})
+    return {"games": games, "items": items, "carried_ids": [row.pk for row in carried]}

@@ -1,0 +1,134 @@
+"""The outbox of notification emails.
+
+Every email the site sends about games is first a `Notification` row, written in the same
+transaction as the change it is about: a row is never lost with a broker that was down, and a
+row is sent once, by whichever worker claims it with a compare-and-swap UPDATE
+(`services.notification_send`). Rows are kept as the record of what was sent.
+"""
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.db.models import Q
+
+
+class Notification(models.Model):
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", "Your turn"
+        INVITATION = "invitation", "Invitation"
+        GAME_STARTED = "game_started", "Game started"
+        GAME_OVER = "game_over", "Game over"
+        REMINDER = "reminder", "Reminder"
+        TIMEOUT = "timeout", "Timeout"
+        DIGEST = "digest", "Daily digest"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        HELD = "held", "Held for the digest"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+        SKIPPED = "skipped", "Skipped"
+
+    # No index of its own: the unique (recipient, game, ply, kind) index serves it.
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        db_index=False,
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # Every kind but the digest is about one game.
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    # The game's ply the notification is about: one "your turn" per move, one reminder per turn.
+    ply = models.PositiveIntegerField(default=0)
+    # A digest's day, in the recipient's time zone: one digest per local day.
+    digest_date = models.DateField(null=True, blank=True)
+    # For a row held for the digest: the digest that carries it, once one was built.
+    digest = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="carried",
+        db_index=False,
+    )
+    # What the caller knew that the email shows and the game does not keep (e.g. the move the
+    # server made at a timeout); a digest keeps the games it lists.
+    context = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    # When a pending row may go out: at once, after the grace period (your turn), or after a
+    # failed attempt's backoff. Null for rows held for the digest.
+    send_after = models.DateTimeField(null=True, blank=True)
+    # A sender owns the row until then; a sender that died leaves a claim that runs out.
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            # The sweep's "pending and due" (ORDER BY send_after): only pending rows are in it,
+            # so it stays the size of the backlog, not of the history.
+            models.Index(
+                fields=["send_after"], condition=Q(status="pending"), name="notification_due_idx"
+            ),
+            # What each player has held for the digest.
+            models.Index(
+                fields=["recipient"], condition=Q(status="held"), name="notification_held_idx"
+            ),
+        ]
+        constraints = [
+            # The backstop that makes a repeated notify() a no-op. Digests have no game, and
+            # NULLs are distinct, so this never applies to them; the next one does.
+            models.UniqueConstraint(
+                fields=["recipient", "game", "ply", "kind"], name="notification_once_per_ply"
+            ),
+            models.UniqueConstraint(
+                fields=["recipient", "digest_date"],
+                condition=Q(kind="digest"),
+                name="notification_one_digest_a_day",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="digest", game__isnull=True, digest_date__isnull=False)
+                | (~Q(kind="digest") & Q(game__isnull=False, digest_date__isnull=True)),
+                name="notification_game_unless_digest",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    kind__in=[
+                        "your_turn",
+                        "invitation",
+                        "game_started",
+                        "game_over",
+                        "reminder",
+                        "timeout",
+                        "digest",
+                    ]
+                ),
+                name="notification_kind_choice",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "held", "sent", "failed", "skipped"]),
+                name="notification_status_choice",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        about = f"game {self.game_id} ply {self.ply}" if self.game_id else str(self.digest_date)
+        return f"{self.get_kind_display()} for user {self.recipient_id} ({about}, {self.status})"
+
+
+# Which profile field holds the player's choice for each kind (accounts.models.Delivery); the
+# digest is on or off (`email_digest`).
+PREFERENCE_FIELDS = {
+    Notification.Kind.YOUR_TURN: "email_your_turn",
+    Notification.Kind.INVITATION: "email_invitation",
+    Notification.Kind.GAME_STARTED: "email_game_started",
+    Notification.Kind.GAME_OVER: "email_game_over",
+    Notification.Kind.REMINDER: "email_reminder",
+    Notification.Kind.TIMEOUT: "email_timeout",
+}

@@ -1,0 +1,97 @@
+"""Reads for notifications: which games wait for a player, and who is due a digest."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from accounts.models import Profile
+from games.models import Game, LogEntry, Seat
+from notifications.models import Notification
+
+MAX_SEATS = 4
+
+
+def _seat_is_to_move() -> Q:
+    """Seats whose player is to move in their game, read from the game's stored engine state.
+
+    `Game.state` is `engine.State.to_dict()`, which does not store `to_move`: `State.to_move` is
+    the `current` player in the take phase, and in the tile phase (gray wall, where players tile
+    at once) every player whose board still has a `tiling_line`. So a seat at `position` is to
+    move when one of those holds for its position. A test checks this against the engine.
+    """
+    condition = Q()
+    for position in range(MAX_SEATS):
+        condition |= Q(position=position) & (
+            Q(game__state__phase="take", game__state__current=position)
+            | Q(
+                game__state__phase="tile",
+                **{f"game__state__boards__{position}__tiling_line__in": [1, 2, 3, 4, 5]},
+            )
+        )
+    return condition
+
+
+def _waiting_seats() -> Any:
+    return Seat.objects.filter(game__status=Game.Status.ACTIVE).filter(_seat_is_to_move())
+
+
+def games_waiting_count(*, user_id: Any) -> int:
+    """How many active games wait for this player's move: one COUNT over their seats."""
+    return _waiting_seats().filter(user_id=user_id).count()
+
+
+def digest_recipients(
+    *, time_zones: Iterable[str], local_date: datetime.date, limit: int
+) -> list[Any]:
+    """Ids of active players in these time zones with the digest on who have no digest for
+    `local_date` yet and have something for one: a game waiting for them or a notification held
+    for the digest (one query)."""
+    user = OuterRef("user_id")
+    waiting = _waiting_seats().filter(user_id=user)
+    held = Notification.objects.filter(
+        recipient_id=user, status=Notification.Status.HELD, digest__isnull=True
+    )
+    done = Notification.objects.filter(
+        recipient_id=user, kind=Notification.Kind.DIGEST, digest_date=local_date
+    )
+    return list(
+        Profile.objects.filter(
+            email_digest=True, time_zone__in=list(time_zones), user__is_active=True
+        )
+        .filter(Exists(waiting) | Exists(held))
+        .exclude(Exists(done))
+        .order_by("user_id")
+        .values_list("user_id", flat=True)[:limit]
+    )
+
+
+def due(*, before: datetime.datetime, now: datetime.datetime) -> QuerySet[Notification]:
+    """Pending rows due before `before` that no sender holds a live claim on, oldest first:
+    read through the partial index of pending rows by `send_after`, so the cost follows the
+    backlog, not the history."""
+    return (
+        Notification.objects.filter(status=Notification.Status.PENDING, send_after__lte=before)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .order_by("send_after")
+    )
+
+
+def due_ids(*, before: datetime.datetime, now: datetime.datetime, limit: int) -> list[int]:
+    return list(due(before=before, now=now).values_list("pk", flat=True)[:limit])
+
+
+def still_to_move(*, user_id: Any, game_id: Any, since_ply: int) -> bool:
+    """Whether the player is to move in the game and has not moved since `since_ply` (the ply a
+    "your turn" or a reminder is about): what such an email says must still be true when it
+    goes (3 queries)."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
+    seat = Seat.objects.filter(game_id=game_id, user_id=user_id).first()
+    if game is None or seat is None or seat.position not in game.engine_state().to_move:
+        return False
+    return not LogEntry.objects.filter(
+        game_id=game_id, kind=LogEntry.Kind.MOVE, player=seat.position, number__gte=since_ply
+    ).exists()

@@ -1,0 +1,33 @@
+"""The one-click unsubscribe page: thin, over `tokens` and `services.unsubscribe`."""
+
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from notifications import services
+from notifications.tokens import BadToken, unsubscribe_token_read
+
+
+# CSRF-exempt: mail clients POST the one-click unsubscribe (RFC 8058) with no token or cookie.
+# The signed link is the credential, and all it can do is turn an email off.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: ask to confirm (mail scanners follow links; a GET changes nothing). POST: do it."""
+    try:
+        user_id, kind = unsubscribe_token_read(token)
+        player = get_user_model().objects.get(pk=user_id)
+    except (BadToken, get_user_model().DoesNotExist):
+        response = render(request, "notifications/unsubscribe_invalid.html", status=400)
+    else:
+        context = {"player": player, "kind": kind, "kind_label": kind.label.lower()}
+        if request.method == "POST":
+            services.unsubscribe(user_id=user_id, kind=kind)
+            response = render(request, "notifications/unsubscribed.html", context)
+        else:
+            response = render(request, "notifications/unsubscribe_confirm.html", context)
+    # The link is a credential: keep it out of caches.
+    response["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,126 @@
+"""Fixtures and helpers for the notification tests: games in a known position, the mails sent
+by kind, a failing mail backend and a real SMTP server on the loopback."""
+
+from __future__ import annotations
+
+import random
+import smtplib
+import socket
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from django.core import mail
+from django.core.mail.backends.base import BaseEmailBackend
+
+from games import engine, selectors, services
+from games.models import Game
+
+SITE_URL = "https://azul.example"
+
+
+@pytest.fixture(autouse=True)
+def _notification_settings(settings):
+    settings.SITE_URL = SITE_URL
+    settings.SITE_NAME = "Azul"
+    settings.NOTIFY_GRACE_SECONDS = 120
+    settings.NOTIFY_MAX_ATTEMPTS = 3
+    settings.NOTIFY_DIGEST_HOUR = 8
+    settings.NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS = 90
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+def sent(kind: str | None = None) -> list[Any]:
+    """The notification emails in the locmem outbox, of `kind` if given."""
+    return [
+        m
+        for m in mail.outbox
+        if "X-Azul-Notification" in m.extra_headers
+        and (kind is None or m.extra_headers["X-Azul-Notification"] == kind)
+    ]
+
+
+def game_url(game: Game) -> str:
+    return f"{SITE_URL}/games/{game.id}/"
+
+
+def position_of(game: Game, user: Any) -> int:
+    return next(s.position for s in game.seats.all() if s.user_id == user.pk)
+
+
+def to_move(game: Game) -> list[int]:
+    return engine.State.from_dict(game.state).to_move
+
+
+def play_one(game: Game, rng: random.Random | None = None) -> Game:
+    """Play a legal move for the (first) player to move; returns the game after it."""
+    game = selectors.game_get(game_id=game.id)
+    state = engine.State.from_dict(game.state)
+    player = state.to_move[0]
+    user = next(s.user for s in game.seats.all() if s.position == player)
+    moves = engine.legal_moves(state, player)
+    move = rng.choice(moves) if rng is not None else moves[0]
+    services.move_submit(game_id=game.id, user=user, move=str(move), expected_ply=game.ply)
+    return selectors.game_get(game_id=game.id)
+
+
+def waiting_for(game: Game, user: Any) -> Game:
+    """`game`, played on until it is `user`'s turn (and nobody else's)."""
+    game = selectors.game_get(game_id=game.id)
+    for _ in range(10):
+        if to_move(game) == [position_of(game, user)]:
+            return game
+        game = play_one(game)
+    raise AssertionError(f"never {user}'s turn")
+
+
+class FailingBackend(BaseEmailBackend):
+    """An SMTP server that drops the connection on every message."""
+
+    attempts = 0
+
+    def send_messages(self, email_messages):
+        FailingBackend.attempts += 1
+        raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+
+
+class Recorder:
+    """An SMTP handler that keeps every message it is given."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict] = []
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        self.messages.append(
+            {
+                "mail_from": envelope.mail_from,
+                "rcpt_tos": list(envelope.rcpt_tos),
+                "content": envelope.original_content or envelope.content,
+            }
+        )
+        return "250 Message accepted for delivery"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_server(settings):
+    """A real SMTP server on a free loopback port, with Django's SMTP backend pointed at it."""
+    recorder = Recorder()
+    controller = Controller(recorder, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = controller.port
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_USE_SSL = False
+    settings.EMAIL_HOST_USER = ""
+    settings.EMAIL_HOST_PASSWORD = ""
+    try:
+        yield recorder
+    finally:
+        controller.stop()

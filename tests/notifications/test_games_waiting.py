@@ -1,0 +1,119 @@
+"""How many games wait for the signed-in player: one COUNT, on every page (title and
+navigation), never on the API."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games import engine, selectors
+from games.models import Game
+from notifications import context_processors
+from notifications.selectors import games_waiting_count
+from tests.notifications.conftest import play_one, position_of, waiting_for
+
+pytestmark = pytest.mark.django_db
+
+
+def expected_waiting(user) -> int:
+    """From the engine: active games where the user's position is in `State.to_move`."""
+    count = 0
+    for game in Game.objects.filter(status="active", seats__user=user).prefetch_related("seats"):
+        if position_of(game, user) in engine.State.from_dict(game.state).to_move:
+            count += 1
+    return count
+
+
+def test_the_count_agrees_with_the_engine_through_real_play(make_user, start_game):
+    alice, bob, carol, dora = (make_user(n) for n in ("alice", "bob", "carol", "dora"))
+    players = [alice, bob, carol, dora]
+    games = [
+        start_game(alice, bob, carol, variant="gray"),
+        start_game(bob, carol, variant="gray"),
+        start_game(alice, bob),
+        start_game(dora, carol, bob, alice, variant="gray"),
+    ]
+    rng = random.Random(2027)
+    several_tiling = False
+
+    for _ in range(160):
+        for user in players:
+            assert games_waiting_count(user_id=user.pk) == expected_waiting(user), user
+        active = [g for g in games if g.status == "active"]
+        if not active:
+            break
+        index = games.index(rng.choice(active))
+        games[index] = play_one(games[index], rng)
+        state = engine.State.from_dict(games[index].state)
+        several_tiling |= state.phase == "tile" and len(state.to_move) > 1
+
+    # The gray wall's tiling phase, where several players are to move at once, was covered.
+    assert several_tiling
+    for user in players:
+        assert games_waiting_count(user_id=user.pk) == len(
+            selectors.games_for_user(user=user)["my_turn"]
+        )
+
+
+def test_the_count_is_one_query_and_leaves_out_other_games(
+    alice, bob, carol, start_game, django_assert_num_queries
+):
+    waiting_for(start_game(alice, bob), alice)
+    waiting_for(start_game(alice, carol), alice)
+    waiting_for(start_game(bob, alice), bob)
+    waiting_for(start_game(bob, carol), carol)  # not hers
+    finished = waiting_for(start_game(carol, alice), alice)
+    Game.objects.filter(pk=finished.pk).update(status="finished")
+
+    with django_assert_num_queries(1):
+        count = games_waiting_count(user_id=alice.pk)
+
+    assert count == 2
+    assert games_waiting_count(user_id=carol.pk) == 1
+
+
+def test_pages_show_the_count_in_the_title_and_the_navigation(alice, bob, start_game, client_for):
+    client = client_for(alice)
+    game = waiting_for(start_game(alice, bob), bob)
+
+    page = client.get(reverse("home")).content.decode()
+    assert "<title>(" not in page
+    assert 'id="games-waiting"' not in page
+
+    waiting_for(game, alice)
+    waiting_for(start_game(bob, alice), alice)
+    page = client.get(reverse("accounts:settings")).content.decode()
+    assert "<title>(2) Settings · Azul</title>" in page
+    assert 'id="games-waiting" title="Games waiting for your move">2<' in page
+
+
+def test_visitors_see_no_count(client):
+    page = client.get(reverse("home")).content.decode()
+
+    assert "<title>(" not in page
+    assert "games-waiting" not in page
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    calls = []
+
+    def count(*, user_id):
+        calls.append(user_id)
+        return games_waiting_count(user_id=user_id)
+
+    monkeypatch.setattr(context_processors, "games_waiting_count", count)
+    return calls
+
+
+def test_a_page_counts_once_and_the_api_never(alice, bob, start_game, client_for, counted):
+    waiting_for(start_game(alice, bob), alice)
+    client = client_for(alice)
+
+    assert client.get("/api/games/", HTTP_ACCEPT="application/json").status_code == 200
+    assert client.get("/api/games/", HTTP_ACCEPT="text/html").status_code == 200  # browsable
+    assert counted == []
+
+    page = client.get(reverse("games:my_games")).content.decode()
+    assert "<title>(1) " in page
+    assert counted == [alice.pk]

@@ -1,0 +1,138 @@
+"""A "your turn" email waits NOTIFY_GRACE_SECONDS and is dropped if the player opens the game or
+moves meanwhile: two people playing live get no email per move."""
+
+import datetime
+from datetime import timedelta
+
+import pytest
+import time_machine
+
+from notifications import services, tasks
+from notifications.models import Notification
+from tests.notifications.conftest import sent, waiting_for
+
+pytestmark = pytest.mark.django_db
+
+START = datetime.datetime(2027, 5, 4, 18, 30, tzinfo=datetime.UTC)
+
+
+@pytest.fixture
+def clock():
+    with time_machine.travel(START, tick=False) as traveller:
+        yield traveller
+
+
+def your_turn(user, game, ply, callbacks):
+    """notify() as the move path calls it, its transaction committed (the task it sends runs
+    at once, as Celery runs tasks in-process here; a broker would hold it for the countdown)."""
+    with callbacks(execute=True):
+        services.notify(recipient_id=user.pk, kind="your_turn", game_id=game.id, ply=ply)
+    return Notification.objects.get(recipient=user, game=game, ply=ply, kind="your_turn")
+
+
+def test_your_turn_waits_for_the_grace_period(
+    alice, bob, start_game, clock, django_capture_on_commit_callbacks
+):
+    game = waiting_for(start_game(alice, bob), alice)
+
+    row = your_turn(alice, game, game.ply, django_capture_on_commit_callbacks)
+
+    assert row.send_after == START + timedelta(seconds=120)
+    assert sent() == []  # the task came early: not due yet, nothing claimed
+    row.refresh_from_db()
+    assert (row.status, row.attempts) == ("pending", 0)
+
+    clock.shift(timedelta(seconds=119))
+    tasks.send_notification.apply(args=[row.pk])
+    assert sent() == []
+    clock.shift(timedelta(seconds=1))
+    tasks.send_notification.apply(args=[row.pk])  # the countdown's delivery
+    assert len(sent("your_turn")) == 1
+
+
+def test_a_player_who_opens_the_game_gets_no_your_turn_email(
+    alice, bob, start_game, clock, django_capture_on_commit_callbacks
+):
+    game = start_game(alice, bob)
+    row = your_turn(alice, game, 5, django_capture_on_commit_callbacks)
+
+    clock.shift(timedelta(seconds=60))
+    assert services.game_seen(user_id=alice.pk, game_id=game.id) == 1
+    clock.shift(timedelta(seconds=61))
+    tasks.send_notification.apply(args=[row.pk])
+    clock.shift(timedelta(minutes=10))
+    services.sweep()
+
+    row.refresh_from_db()
+    assert row.status == "skipped"
+    assert sent() == []
+
+
+def test_two_players_playing_live_get_no_email_per_move(
+    alice, bob, start_game, clock, django_capture_on_commit_callbacks
+):
+    game = start_game(alice, bob)
+    players = [alice, bob]
+
+    for ply in range(1, 11):
+        # Each move: the mover has seen the game, and the other is notified.
+        mover, other = players[ply % 2], players[(ply + 1) % 2]
+        services.game_seen(user_id=mover.pk, game_id=game.id)
+        your_turn(other, game, ply, django_capture_on_commit_callbacks)
+        clock.shift(timedelta(seconds=30))
+    services.game_seen(user_id=players[1].pk, game_id=game.id)  # the last one answers too
+    clock.shift(timedelta(minutes=10))
+    services.sweep()
+
+    assert sent() == []
+    assert set(Notification.objects.values_list("status", flat=True)) == {"skipped"}
+
+
+def test_game_seen_skips_only_that_players_turn_and_reminder_mails_of_that_game(
+    alice, bob, start_game, clock, django_assert_num_queries
+):
+    game, other_game = start_game(alice, bob), start_game(alice, bob)
+    for kind in ("your_turn", "reminder", "game_over"):
+        services.notify(recipient_id=alice.pk, kind=kind, game_id=game.id, ply=7)
+    services.notify(recipient_id=bob.pk, kind="your_turn", game_id=game.id, ply=8)
+    services.notify(recipient_id=alice.pk, kind="your_turn", game_id=other_game.id, ply=7)
+    services.notify(recipient_id=alice.pk, kind="your_turn", game_id=game.id, ply=3)
+    Notification.objects.filter(ply=3).update(status="sent")
+
+    with django_assert_num_queries(1):
+        skipped = services.game_seen(user_id=alice.pk, game_id=game.id)
+
+    assert skipped == 2
+    statuses = {
+        (r.recipient_id, r.game_id, r.kind, r.ply): r.status for r in Notification.objects.all()
+    }
+    assert statuses == {
+        (alice.pk, game.id, "your_turn", 7): "skipped",
+        (alice.pk, game.id, "reminder", 7): "skipped",
+        (alice.pk, game.id, "game_over", 7): "pending",
+        (bob.pk, game.id, "your_turn", 8): "pending",
+        (alice.pk, other_game.id, "your_turn", 7): "pending",
+        (alice.pk, game.id, "your_turn", 3): "sent",
+    }
+
+
+def test_a_your_turn_held_for_the_digest_is_dropped_when_the_game_is_seen(
+    alice, bob, start_game, clock
+):
+    alice.profile.email_your_turn = "digest"
+    alice.profile.save()
+    game = start_game(alice, bob)
+    services.notify(recipient_id=alice.pk, kind="your_turn", game_id=game.id, ply=2)
+
+    services.game_seen(user_id=alice.pk, game_id=game.id)
+
+    assert Notification.objects.get(recipient=alice).status == "skipped"
+
+
+def test_other_kinds_go_at_once(alice, bob, start_game, clock, django_capture_on_commit_callbacks):
+    game = waiting_for(start_game(alice, bob), alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notify(recipient_id=alice.pk, kind="reminder", game_id=game.id, ply=game.ply)
+
+    assert len(sent("reminder")) == 1
