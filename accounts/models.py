@@ -1,5 +1,6 @@
 import zoneinfo
 from functools import cache
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -59,6 +60,9 @@ DELIVERY_FIELDS = (
     "email_reminder",
     "email_timeout",
 )
+
+
+VACATION_DAYS_A_YEAR = 14
 
 
 class Profile(models.Model):
@@ -125,6 +129,11 @@ class Profile(models.Model):
         help_text="At 08:00 in your time zone, only on days when a game is waiting for you "
         "or something was held for the digest.",
     )
+    # Vacation: the player's clocks stop until then (VACATION_DAYS_A_YEAR at most, counted in
+    # the calendar year each vacation starts).
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -138,6 +147,13 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"
+
+    def on_vacation(self, now: Any) -> bool:
+        return self.vacation_until is not None and self.vacation_until > now
+
+    def vacation_days_left(self, year: int) -> int:
+        used = self.vacation_days_used if self.vacation_year == year else 0
+        return max(0, VACATION_DAYS_A_YEAR - used)
 
     @property
     def name(self) -> str:

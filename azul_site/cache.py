@@ -30,9 +30,10 @@ SKIP_SECONDS = 5.0
 
 
 class _Outage:
-    """Whether this process saw Redis fail lately; shared by all its connections."""
+    """Whether this process saw a service fail lately; shared by all its connections."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "Redis", skipped: str = "the cache is skipped") -> None:
+        self.name, self.skipped = name, skipped
         self.lock = threading.Lock()
         self.skip_until = 0.0
         self.failing = False
@@ -43,8 +44,10 @@ class _Outage:
             first, self.failing = not self.failing, True
         if first:
             logger.warning(
-                "Redis is not answering (%s): the cache is skipped, retried every %.0f s",
+                "%s is not answering (%s): %s, retried every %.0f s",
+                self.name,
                 exc,
+                self.skipped,
                 SKIP_SECONDS,
             )
 
@@ -53,13 +56,15 @@ class _Outage:
             with self.lock:
                 recovered, self.failing = self.failing, False
             if recovered:
-                logger.warning("Redis answers again: the cache is back in use")
+                logger.warning("%s answers again", self.name)
 
     def skipping(self) -> bool:
         return self.failing and time.monotonic() < self.skip_until
 
 
 outage = _Outage()
+# The Celery broker's, for `azul_site.celery.send`: tasks not sent are found by the sweeps.
+broker_outage = _Outage("The task broker", "tasks are left to the sweeps")
 
 
 class FailFastConnection(Connection):

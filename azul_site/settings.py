@@ -127,10 +127,31 @@ if not CELERY_BROKER_URL:
     # Never let an eager setup reach for Celery's default AMQP broker on localhost.
     CELERY_BROKER_URL = "memory://"
 CELERY_TASK_IGNORE_RESULT = True
+# A task is acknowledged once done, and goes back to the queue if its worker dies mid-task:
+# the tasks are safe to run twice (they re-check the game under its lock).
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}
+# Sending a task is never worth holding a request up: a broker that does not answer within
+# these seconds is skipped (azul_site.celery.send), and the sweeps do what the task would have.
+BROKER_TIMEOUT = env.float("BROKER_TIMEOUT", default=0.5)
+CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": BROKER_TIMEOUT,
+    "socket_connect_timeout": BROKER_TIMEOUT,
+}
+CELERY_TASK_PUBLISH_RETRY = False
+# Every minute: deadlines (timeouts and reminders) and computer turns left waiting
+# (games.tasks.sweep); mail still pending and the daily digests (notifications.tasks.sweep).
+# `make run`, which has no beat, runs both with `manage.py sweep --every 60`.
+CELERY_BEAT_SCHEDULE: dict = {
+    "games-sweep": {
+        "task": "games.tasks.sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+}
 
 # Notifications. Emails about games go through an outbox (notifications.Notification), sent by
 # a task after the write commits and by a sweep every minute that sends what is overdue and the

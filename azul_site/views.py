@@ -1,8 +1,11 @@
+from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from azul_site import cache as site_cache
 
 
 @require_GET
@@ -10,13 +13,29 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
 
-@never_cache
-@require_GET
-def healthz(request: HttpRequest) -> JsonResponse:
+def _database() -> str:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError:
-        return JsonResponse({"status": "error", "database": "unreachable"}, status=503)
-    return JsonResponse({"status": "ok"})
+        return "unreachable"
+    return "ok"
+
+
+def _cache() -> str:
+    """Whether the cache answers: a miss on a key nobody writes is an answer; an error (which
+    the Redis cache turns into a miss) shows as the outage its connections saw."""
+    cache.get("healthz:probe")
+    return "skipped (not answering)" if site_cache.outage.failing else "ok"
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 while the site can serve moves (its database answers), whatever the cache does;
+    the body says which of the two answer."""
+    database = _database()
+    body = {"status": "ok" if database == "ok" else "error", "database": database}
+    body["cache"] = _cache()
+    return JsonResponse(body, status=200 if database == "ok" else 503)

@@ -148,6 +148,12 @@ class Seat(models.Model):
     )
     final_score = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Moves the server made for this seat's player when their time ran out; at the third, the
+    # computer (greedy) plays the seat to the end, and the result still counts it as theirs.
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    autoplay = models.BooleanField(
+        default=False, help_text="Played by the computer since its player's third timeout."
+    )
 
     class Meta:
         ordering = ["game", "position"]
@@ -183,6 +189,16 @@ class Seat(models.Model):
     @property
     def is_open(self) -> bool:
         return self.kind == self.Kind.HUMAN and self.user_id is None
+
+    @property
+    def played_by_computer(self) -> bool:
+        """A computer seat, or a player's seat the computer took over after three timeouts."""
+        return self.kind == self.Kind.COMPUTER or self.autoplay
+
+    @property
+    def bot(self) -> str:
+        """The computer level that plays this seat, or that moves for its player at a timeout."""
+        return self.bot_level if self.kind == self.Kind.COMPUTER else self.BotLevel.GREEDY
 
 
 class LogEntry(models.Model):

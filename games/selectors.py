@@ -13,13 +13,14 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache as django_cache
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from games import engine
 from games.errors import GameNotFound
 from games.models import Game, LogEntry, Seat
 
 FINISHED_LIMIT = 20
+MAX_PLAYERS = 4
 LOBBY_LIMIT = 100
 
 
@@ -266,6 +267,27 @@ def game_log(*, game: Game) -> list[dict[str, Any]]:
                 }
             )
     return log
+
+
+def seats_to_move() -> QuerySet[Seat]:
+    """Seats whose player is to move in their game, read in SQL from the game's stored engine
+    state.
+
+    `Game.state` is `engine.State.to_dict()`, which does not store `to_move`: `State.to_move` is
+    the `current` player in the take phase, and in the tile phase (gray wall, where players tile
+    at once) every player whose board still has a `tiling_line`. So a seat at `position` is to
+    move when one of those holds for its position. A test checks this against the engine.
+    """
+    condition = Q()
+    for position in range(MAX_PLAYERS):
+        condition |= Q(position=position) & (
+            Q(game__state__phase="take", game__state__current=position)
+            | Q(
+                game__state__phase="tile",
+                **{f"game__state__boards__{position}__tiling_line__in": [1, 2, 3, 4, 5]},
+            )
+        )
+    return Seat.objects.filter(condition)
 
 
 # -- lists of games ------------------------------------------------------------------------------

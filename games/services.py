@@ -37,6 +37,7 @@ from games.errors import (
 )
 from games.models import DAYS_PER_MOVE_CHOICES, Game, LogEntry, Seat
 from games.selectors import game_pk
+from notifications.services import notify_players
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
 BOT_LEVELS = tuple(Seat.BotLevel.values)
@@ -88,9 +89,40 @@ def _deadline(game: Game):
 
 
 def _computer_seat(seats: list[Seat], state: engine.State) -> Seat | None:
-    """The computer seat that is to move in `state`, if any (the first, when several tile)."""
+    """The seat the computer plays that is to move in `state`, if any (the first, when several
+    tile)."""
     to_move = set(state.to_move)
-    return next((s for s in seats if s.kind == Seat.Kind.COMPUTER and s.position in to_move), None)
+    return next((s for s in seats if s.played_by_computer and s.position in to_move), None)
+
+
+def _people(seats: list[Seat], positions: Any = None) -> list[Any]:
+    """The ids of the players who sit at `seats` (those at `positions`, if given)."""
+    return [
+        s.user_id
+        for s in seats
+        if s.user_id is not None
+        and s.kind == Seat.Kind.HUMAN
+        and (positions is None or s.position in positions)
+    ]
+
+
+def _notify(kind: str, game: Game, recipients: list[Any], **context: Any) -> None:
+    if recipients:
+        notify_players(
+            recipient_ids=recipients, kind=kind, game_id=game.id, ply=game.ply, context=context
+        )
+
+
+def _notify_turn(game: Game, seats: list[Seat], before: engine.State | None) -> None:
+    """Tell the players who are newly to move (not those the computer plays) that it is their
+    turn: the email waits a grace period, and goes only if they have not moved by then."""
+    state = game.engine_state()
+    if game.status != Game.Status.ACTIVE or state is None:
+        return
+    newly = set(state.to_move)
+    if before is not None and state.round == before.round:
+        newly -= set(before.to_move)
+    _notify("your_turn", game, _people([s for s in seats if not s.autoplay], newly))
 
 
 def _enqueue_computer_move(game: Game) -> None:
@@ -126,10 +158,12 @@ def _finish(game: Game, seats: list[Seat], state: engine.State) -> None:
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
     game.turn_deadline = None
+    _notify("game_over", game, _people(seats))
 
 
-def _start(game: Game, seats: list[Seat]) -> None:
-    """Every seat is filled: pick the first player, draw the first deal, start the clock."""
+def _start(game: Game, seats: list[Seat], by: AbstractBaseUser) -> None:
+    """Every seat is filled (`by` filled the last): pick the first player, draw the first deal,
+    start the clock, and tell the others."""
     first_player = random.SystemRandom().randrange(game.num_players)
     state = engine.new_game(game.num_players, game.variant, first_player)
     entries: list[LogEntry] = []
@@ -142,13 +176,18 @@ def _start(game: Game, seats: list[Seat]) -> None:
     game.started_at = now
     game.turn_deadline = _deadline(game)
     game.save()
+    # Those who were waiting for the game to fill hear that it started; whoever filled it is
+    # at the table, and hears only that it is their turn (after the grace period).
+    others = [pk for pk in _people(seats) if pk != by.pk]
+    _notify("game_started", game, others)
+    _notify_turn(game, [s for s in seats if s.user_id not in others], None)
     if _computer_seat(seats, state) is not None:
         _enqueue_computer_move(game)
 
 
-def _start_if_full(game: Game, seats: list[Seat]) -> None:
+def _start_if_full(game: Game, seats: list[Seat], by: AbstractBaseUser) -> None:
     if game.status == Game.Status.OPEN and all(s.is_filled for s in seats):
-        _start(game, seats)
+        _start(game, seats, by)
 
 
 def _require_open(game: Game) -> None:
@@ -262,7 +301,9 @@ def game_create(
         Seat.objects.bulk_create(seat_rows)
         # Lock it like every other write, so a join arriving first waits for the start.
         game = _lock_game(game.id)
-        _start_if_full(game, list(game.seat_list))
+        invited = [s.user_id for s in seat_rows if s.invitation == Seat.Invitation.PENDING]
+        _notify("invitation", game, invited)
+        _start_if_full(game, list(game.seat_list), creator)
     return game
 
 
@@ -287,7 +328,7 @@ def game_join(*, game_id: Any, user: AbstractBaseUser) -> Game:
         seat.invitation = Seat.Invitation.NONE
         seat.save(update_fields=["user", "invitation"])
         game.save(update_fields=["updated_at"])
-        _start_if_full(game, seats)
+        _start_if_full(game, seats, user)
     return game
 
 
@@ -316,7 +357,7 @@ def invitation_respond(*, game_id: Any, user: AbstractBaseUser, accept: bool) ->
             seat.save(update_fields=["user", "invitation"])
         game.save(update_fields=["updated_at"])
         if accept:
-            _start_if_full(game, seats)
+            _start_if_full(game, seats, user)
     return game
 
 
@@ -345,18 +386,28 @@ def game_cancel(*, game_id: Any, user: AbstractBaseUser) -> Game:
 
 
 def _play(
-    game: Game, seats: list[Seat], state: engine.State, position: int, move: str
+    game: Game,
+    seats: list[Seat],
+    state: engine.State,
+    position: int,
+    move: str,
+    *,
+    timeout: bool = False,
 ) -> list[LogEntry]:
     """Play `move` for `position` on `game` in memory (state, ply, deadline; the result and the
-    seats' scores if it ends the game) and return the log entries to append: the move, then the
-    next round's deal when one is due. The caller has checked that `position` may move."""
+    seats' scores if it ends the game) and return the log entries to append: the move (marked
+    as the server's if it was made at a `timeout`), then the next round's deal when one is due.
+    The caller has checked that `position` may move."""
     try:
         parsed = engine.parse_move(move)
         new_state = engine.play(state, parsed, position)
     except (engine.IllegalMove, engine.InvalidNotation) as exc:
         raise IllegalMoveError(f"Illegal move {move!r}: {exc}") from None
 
-    entries = [_append(game, engine.move_entry(position, parsed))]
+    entry = engine.move_entry(position, parsed)
+    if timeout:
+        entry["timeout"] = True
+    entries = [_append(game, entry)]
     if new_state.phase == "deal":
         new_state = _deal(game, new_state, entries)
 
@@ -372,16 +423,32 @@ def _play(
 MOVE_FIELDS = ["state", "ply", "status", "finished_at", "turn_deadline", "updated_at"]
 
 
-def _apply_move(game: Game, seats: list[Seat], position: int, move: str) -> Game:
-    """Play and write a move; the caller holds the game's lock and has checked that `position`
-    may move. Then, on commit, the follow-ups."""
-    entries = _play(game, seats, game.engine_state(), position, move)
+def _write(
+    game: Game,
+    seats: list[Seat],
+    entries: list[LogEntry],
+    before: engine.State,
+    seat_fields: tuple[str, ...] = (),
+) -> None:
+    """Write moves played in memory (`_play`) since `before`: the log entries, the seats' changed
+    fields, the game's; tell whoever is newly to move; and once this commits, ask a worker to
+    play for the computer if it is to move."""
     LogEntry.objects.bulk_create(entries)
     if game.status == Game.Status.FINISHED:
-        Seat.objects.bulk_update(seats, ["final_score", "place"])
+        seat_fields += ("final_score", "place")
+    if seat_fields:
+        Seat.objects.bulk_update(seats, list(seat_fields))
     game.save(update_fields=MOVE_FIELDS)
+    _notify_turn(game, seats, before)
     if game.status == Game.Status.ACTIVE and _computer_seat(seats, game.engine_state()):
         _enqueue_computer_move(game)
+
+
+def _apply_move(game: Game, seats: list[Seat], position: int, move: str) -> Game:
+    """Play and write a move; the caller holds the game's lock and has checked that `position`
+    may move."""
+    before = game.engine_state()
+    _write(game, seats, _play(game, seats, before, position, move), before)
     return game
 
 
@@ -430,9 +497,10 @@ def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply
 
 
 def _bot_move(game: Game, seat: Seat, state: engine.State) -> str:
-    """The computer seat's move; seeded by game and ply, so a retried task picks the same one."""
+    """The computer's move for the seat; seeded by game and ply, so a retried task picks the
+    same one."""
     seed = zlib.crc32(f"{game.id}:{game.ply}".encode())
-    return str(choose_move(state, seat.position, seat.bot_level, seed=seed))
+    return str(choose_move(state, seat.position, seat.bot, seed=seed))
 
 
 def _computer_to_play(game: Game) -> tuple[Seat, engine.State] | None:
@@ -469,6 +537,46 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
             # Same ply, so the same position: the move chosen above still applies.
             return _apply_move(game, list(game.seat_list), found[0].position, move)
     except IntegrityError:
+        return None
+
+
+# -- deadlines -----------------------------------------------------------------------------------
+
+TIMEOUTS_BEFORE_AUTOPLAY = 3
+
+
+def timeouts_play(*, game_id: Any, expected_ply: int) -> Game | None:
+    """The turn's deadline passed with the game at `expected_ply`: the server moves (as the
+    greedy computer player) for each player still to move, marks the moves as timeouts, and
+    tells them. At a player's third timeout in the game, the computer plays their seat to the
+    end. Does nothing if the game moved on, or its deadline has not passed (a retried or
+    duplicated task): so any number of these for one deadline act once. Returns the game after
+    the moves, or None."""
+    try:
+        with transaction.atomic():
+            game = _lock_game(game_id)
+            deadline = game.turn_deadline
+            if game.status != Game.Status.ACTIVE or game.ply != expected_ply:
+                return None
+            if deadline is None or deadline > timezone.now():
+                return None
+            seats, before = list(game.seat_list), game.engine_state()
+            absent = [s for s in seats if s.position in before.to_move and not s.played_by_computer]
+            if not absent:
+                return None  # the computer's own turn: the computer sweep sees to it
+            entries: list[LogEntry] = []
+            for seat in absent:
+                state = game.engine_state()
+                if game.status != Game.Status.ACTIVE or seat.position not in state.to_move:
+                    continue
+                move = _bot_move(game, seat, state)
+                entries += _play(game, seats, state, seat.position, move, timeout=True)
+                seat.timeouts += 1
+                seat.autoplay = seat.timeouts >= TIMEOUTS_BEFORE_AUTOPLAY
+                _notify("timeout", game, _people([seat]), move=move, autoplay=seat.autoplay)
+            _write(game, seats, entries, before, ("timeouts", "autoplay"))
+            return game
+    except (GameNotFound, IntegrityError):
         return None
 
 

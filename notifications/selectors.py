@@ -10,33 +10,12 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.models import Profile
 from games.models import Game, LogEntry, Seat
+from games.selectors import seats_to_move
 from notifications.models import Notification
-
-MAX_SEATS = 4
-
-
-def _seat_is_to_move() -> Q:
-    """Seats whose player is to move in their game, read from the game's stored engine state.
-
-    `Game.state` is `engine.State.to_dict()`, which does not store `to_move`: `State.to_move` is
-    the `current` player in the take phase, and in the tile phase (gray wall, where players tile
-    at once) every player whose board still has a `tiling_line`. So a seat at `position` is to
-    move when one of those holds for its position. A test checks this against the engine.
-    """
-    condition = Q()
-    for position in range(MAX_SEATS):
-        condition |= Q(position=position) & (
-            Q(game__state__phase="take", game__state__current=position)
-            | Q(
-                game__state__phase="tile",
-                **{f"game__state__boards__{position}__tiling_line__in": [1, 2, 3, 4, 5]},
-            )
-        )
-    return condition
 
 
 def _waiting_seats() -> Any:
-    return Seat.objects.filter(game__status=Game.Status.ACTIVE).filter(_seat_is_to_move())
+    return seats_to_move().filter(game__status=Game.Status.ACTIVE)
 
 
 def games_waiting_count(*, user_id: Any) -> int:

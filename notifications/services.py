@@ -44,7 +44,7 @@ from django.utils import timezone
 
 from accounts.models import DELIVERY_FIELDS, Delivery, time_zone_names
 from accounts.services import profile_update
-from azul_site.celery import app
+from azul_site.celery import send
 from games.models import Game
 from games.selectors import games_for_user
 from notifications import emails, selectors
@@ -138,12 +138,9 @@ def notify_players(
 
 
 def _send_task(name: str, args: list[Any], countdown: float = 0) -> None:
-    """Send a task by name; a broker that is down is logged and left to the sweep, never raised
-    into the caller (whose write has committed)."""
-    try:
-        app.signature(name, args=args).apply_async(countdown=countdown or None)
-    except Exception:
-        logger.exception("Could not send %s%r; the sweep will send its emails.", name, args)
+    """Send a task by name; one that cannot be sent now is left to the sweep."""
+    if not send(name, args, countdown):
+        logger.warning("Could not send %s%r; the sweep will send its emails.", name, args)
 
 
 def _enqueue_event(game_id: str, ply: int, kind: str, countdown: float = 0) -> None:

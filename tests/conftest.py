@@ -30,6 +30,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _services_answering(monkeypatch):
+    """Each test starts as a new process does: Redis and the broker taken for answering."""
+    from azul_site import cache
+
+    monkeypatch.setattr(cache, "outage", cache._Outage())
+    monkeypatch.setattr(cache, "broker_outage", cache._Outage("The task broker", "skipped"))
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     from django.core.cache import caches
 

@@ -33,12 +33,6 @@ def redis_server() -> Iterator[RedisServer]:
     server.stop()
 
 
-@pytest.fixture(autouse=True)
-def fresh_outage_state(monkeypatch):
-    """Each test starts with Redis taken for answering, as a new process does."""
-    monkeypatch.setattr(site_cache, "outage", site_cache._Outage())
-
-
 def use_cache_at(settings, url: str) -> None:
     settings.CACHES = {"default": redis_cache(url, 0.25)}
 
@@ -136,4 +130,15 @@ def test_an_outage_is_logged_once_and_the_recovery_once(
     messages = [r.getMessage() for r in caplog.records if r.name == "azul_site.cache"]
     assert len(messages) == 2, messages
     assert messages[0].startswith("Redis is not answering")
-    assert messages[1].startswith("Redis answers again")
+    assert messages[1] == "Redis answers again"
+
+
+def test_healthz_says_which_service_answers(settings, redis_server, client):
+    use_cache_at(settings, redis_server.url)
+    assert client.get("/healthz").json() == {"status": "ok", "database": "ok", "cache": "ok"}
+
+    redis_server.stop()
+
+    response = client.get("/healthz")
+    assert response.status_code == 200  # the site still serves moves
+    assert response.json()["cache"] == "skipped (not answering)"

@@ -11,7 +11,7 @@ def test_healthz_answers_ok_after_pinging_the_database(client):
     response = client.get("/healthz")
 
     assert response.status_code == 200
-    assert response.json() == {"status": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
     assert "no-cache" in response["Cache-Control"]
 
 

@@ -123,7 +123,7 @@ def statements(ctx: CaptureQueriesContext) -> list[str]:
     ]
 
 
-def test_a_move_is_four_statements(start_game, alice, bob):
+def test_a_move_is_four_statements_and_the_next_players_email_one_more(start_game, alice, bob):
     users = {0: alice, 1: bob}
     game = play_moves(start_game(alice, bob), users, 3)
 
@@ -131,15 +131,17 @@ def test_a_move_is_four_statements(start_game, alice, bob):
         moved = services.move_submit(**next_move(game, users))
 
     sql = statements(ctx)
-    assert len(sql) <= 4, sql
-    lock, seats, insert, update = sql
+    assert len(sql) <= 5, sql
+    lock, seats, insert, update, email = sql
     # The game locked, then its seats and players read once the lock is granted, then the log
-    # entry appended and the game's changed fields saved.
+    # entry appended and the game's changed fields saved; and the "your turn" email to the
+    # other player put in the outbox, in the same transaction.
     assert lock.startswith('SELECT "games_game"') and lock.endswith("FOR UPDATE")
     assert "JOIN" not in lock
     assert 'FROM "games_seat"' in seats and "FOR UPDATE" not in seats
     assert insert.startswith('INSERT INTO "games_logentry"')
     assert update.startswith('UPDATE "games_game" SET ') and '"ply" = ' in update
+    assert email.startswith('INSERT INTO "notifications_notification"')
     assert moved.ply == game.ply + 1
     stored = Game.objects.get(pk=game.id)
     assert (stored.ply, stored.updated_at, stored.state) == (
@@ -152,7 +154,7 @@ def test_a_move_is_four_statements(start_game, alice, bob):
 @pytest.mark.django_db(transaction=True)
 def test_a_move_through_the_api_adds_only_the_token_lookup(start_game, alice, bob):
     """The whole request, as a script sends it: the token's owner (one indexed query, as DRF
-    reads it), then the move's four statements; the answer is built from the game as written."""
+    reads it), then the move's five statements; the answer is built from the game as written."""
     from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
@@ -171,7 +173,7 @@ def test_a_move_through_the_api_adds_only_the_token_lookup(start_game, alice, bo
 
     assert response.status_code == 201, response.json()
     sql = statements(ctx)
-    assert len(sql) <= 5, sql
+    assert len(sql) <= 6, sql
     assert 'FROM "authtoken_token"' in sql[0]
 
 
@@ -248,3 +250,25 @@ def test_moves_update_the_game_row_in_place(start_game, alice, bob):
 
     assert updated_after - updated >= 8
     assert hot_after - hot == updated_after - updated
+
+
+def test_a_move_against_the_computer_is_four_statements(alice, django_capture_on_commit_callbacks):
+    """Nobody to email when the computer is to move next: the move is its four statements, and
+    the computer's turn is a task sent once they commit."""
+    game = services.game_create(
+        creator=alice,
+        num_players=2,
+        variant="colored",
+        days_per_move=3,
+        seats=[services.SeatSpec(kind="computer")],
+    )
+    game = selectors.game_get(game_id=game.id)
+    while game.engine_state().to_move != [0]:
+        services.computer_move_play(game_id=game.id, expected_ply=game.ply)
+        game = selectors.game_get(game_id=game.id)
+
+    with CaptureQueriesContext(connection) as ctx, django_capture_on_commit_callbacks() as sent:
+        services.move_submit(**next_move(game, {0: alice}))
+
+    assert len(statements(ctx)) == 4, statements(ctx)
+    assert len(sent) == 1  # the computer's move, asked of a worker after the commit

@@ -30,6 +30,31 @@ def _notification_settings(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 
+@pytest.fixture
+def start_game(start_game):
+    """Started games (see tests/conftest.py) with an empty outbox: what starting them sent
+    (invitations, "game started", the first "your turn") is not what these tests are about."""
+    from notifications.models import Notification
+
+    def start(*args: Any, **kwargs: Any) -> Game:
+        game = start_game(*args, **kwargs)
+        Notification.objects.all().delete()
+        mail.outbox.clear()
+        return game
+
+    return start
+
+
+def only_these(notify_more: Any) -> Any:
+    """Run `notify_more()` (moves played to set a position up, say), then drop what it sent."""
+    from notifications.models import Notification
+
+    result = notify_more()
+    Notification.objects.all().delete()
+    mail.outbox.clear()
+    return result
+
+
 def sent(kind: str | None = None) -> list[Any]:
     """The notification emails in the locmem outbox, of `kind` if given."""
     return [
@@ -65,13 +90,18 @@ def play_one(game: Game, rng: random.Random | None = None) -> Game:
 
 
 def waiting_for(game: Game, user: Any) -> Game:
-    """`game`, played on until it is `user`'s turn (and nobody else's)."""
-    game = selectors.game_get(game_id=game.id)
-    for _ in range(10):
-        if to_move(game) == [position_of(game, user)]:
-            return game
-        game = play_one(game)
-    raise AssertionError(f"never {user}'s turn")
+    """`game`, played on until it is `user`'s turn (and nobody else's), the emails of those
+    moves dropped."""
+
+    def play_on() -> Game:
+        played = selectors.game_get(game_id=game.id)
+        for _ in range(10):
+            if to_move(played) == [position_of(played, user)]:
+                return played
+            played = play_one(played)
+        raise AssertionError(f"never {user}'s turn")
+
+    return only_these(play_on)
 
 
 class FailingBackend(BaseEmailBackend):

@@ -12,6 +12,7 @@ from django.db import connection, connections, transaction
 from django.test import RequestFactory
 from django.utils import timezone
 
+from azul_site.celery import app as celery_app
 from notifications import selectors, services, tasks
 from notifications.admin import NotificationAdmin
 from notifications.models import Notification
@@ -96,7 +97,7 @@ def test_a_broker_that_is_down_breaks_nothing_and_the_sweep_sends_later(
     def broker_down(*args, **kwargs):
         raise ConnectionRefusedError("[Errno 111] Connection refused")
 
-    monkeypatch.setattr(services.app, "signature", broker_down)
+    monkeypatch.setattr(celery_app, "signature", broker_down)
     with time_machine.travel(START, tick=False) as clock:
         with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
             services.notify(recipient_id=alice.pk, kind="game_over", game_id=game.id, ply=9)

@@ -61,7 +61,9 @@ def test_the_migration_keeps_what_players_chose_and_starts_the_rest_on():
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_goes_back_to_the_switches():
     executor = MigrationExecutor(connection)
+    executor.migrate(AFTER)
     try:
+        executor = MigrationExecutor(connection)
         latest = executor.loader.project_state(AFTER).apps
         User, Profile = (
             latest.get_model("accounts", "User"),
