@@ -1,6 +1,12 @@
 from django import forms
 
-from accounts.models import DELIVERY_FIELDS, Delivery, Profile, time_zone_choices
+from accounts.models import (
+    DELIVERY_FIELDS,
+    VACATION_DAYS_A_YEAR,
+    Delivery,
+    Profile,
+    time_zone_choices,
+)
 
 
 class ProfileForm(forms.ModelForm):
@@ -43,3 +49,13 @@ class ProfileForm(forms.ModelForm):
                     f"{', '.join(held)}: turn the digest on, or choose another option for those.",
                 )
         return cleaned
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(
+        label="Days away",
+        min_value=1,
+        max_value=VACATION_DAYS_A_YEAR,
+        help_text="Your clocks stop from now for this many days: every deadline of yours moves "
+        "by that much, and no reminder or timeout reaches you meanwhile.",
+    )

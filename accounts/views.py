@@ -1,11 +1,16 @@
+import zoneinfo
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import selectors, services
-from accounts.forms import ProfileForm
+from accounts.forms import ProfileForm, VacationForm
+from games.errors import GameError
+from games.services import vacation_start
 
 
 @require_GET
@@ -16,11 +21,18 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "accounts/player_detail.html", {"player": player})
 
 
-def _settings_page(request: HttpRequest, form: ProfileForm, *, new_token=None) -> HttpResponse:
+def _settings_page(
+    request: HttpRequest, form: ProfileForm, *, new_token=None, vacation_form=None
+) -> HttpResponse:
+    profile = form.instance
+    now = timezone.now()
     context = {
         "form": form,
         "token": new_token or selectors.token_for(user=request.user),
         "new_token": new_token,
+        "vacation_form": vacation_form or VacationForm(),
+        "away_until": profile.vacation_until if profile.on_vacation(now) else None,
+        "vacation_days_left": profile.vacation_days_left(now.year),
     }
     return render(request, "accounts/settings.html", context)
 
@@ -37,6 +49,30 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             return redirect("accounts:settings")
         return _settings_page(request, form)
     return _settings_page(request, ProfileForm(instance=profile))
+
+
+@login_required
+@require_POST
+def vacation_view(request: HttpRequest) -> HttpResponse:
+    form = VacationForm(request.POST)
+    if form.is_valid():
+        try:
+            profile = vacation_start(user=request.user, days=form.cleaned_data["days"])
+        except GameError as exc:
+            form.add_error("days", exc.message)
+        else:
+            messages.success(
+                request,
+                f"Enjoy your vacation: your clocks are stopped until "
+                f"{timezone.localtime(profile.vacation_until, _zone(profile)):%A %d %B, %H:%M %Z}.",
+            )
+            return redirect("accounts:settings")
+    profile = selectors.profile_for(user=request.user)
+    return _settings_page(request, ProfileForm(instance=profile), vacation_form=form)
+
+
+def _zone(profile) -> zoneinfo.ZoneInfo:
+    return zoneinfo.ZoneInfo(profile.time_zone)
 
 
 @login_required

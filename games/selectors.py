@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache as django_cache
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 
 from games import engine
 from games.errors import GameNotFound
@@ -135,9 +136,20 @@ def _players(
                 "is_to_move": seat.position in to_move,
                 "final_score": seat.final_score,
                 "place": seat.place,
+                "timeouts": seat.timeouts,
+                "autoplay": seat.autoplay,
+                "away_until": _away_until(user),
             }
         )
     return players
+
+
+def _away_until(user: AbstractBaseUser | None) -> Any:
+    """When the player's vacation ends, while they are on one."""
+    profile = getattr(user, "profile", None) if user is not None else None
+    if profile is None or not profile.on_vacation(timezone.now()):
+        return None
+    return profile.vacation_until
 
 
 def _viewer_seat(game: Game, viewer: AbstractBaseUser | None) -> Seat | None:
@@ -251,6 +263,7 @@ def game_log(*, game: Game) -> list[dict[str, Any]]:
                     "text": f"Deal: {_deal_text(tiles)}",
                     "move": None,
                     "tiles": tiles,
+                    "timeout": False,
                     "created_at": entry["created_at"],
                 }
             )
@@ -263,6 +276,7 @@ def game_log(*, game: Game) -> list[dict[str, Any]]:
                     "text": data.get("move", ""),
                     "move": data.get("move", ""),
                     "tiles": None,
+                    "timeout": bool(data.get("timeout")),
                     "created_at": entry["created_at"],
                 }
             )

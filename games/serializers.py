@@ -74,6 +74,13 @@ class PlayerSerializer(serializers.Serializer):
     is_to_move = serializers.BooleanField()
     final_score = serializers.IntegerField(allow_null=True)
     place = serializers.IntegerField(allow_null=True)
+    timeouts = serializers.IntegerField(help_text="moves the server made when time ran out")
+    autoplay = serializers.BooleanField(
+        help_text="the computer plays this seat, since its player's third timeout"
+    )
+    away_until = serializers.DateTimeField(
+        allow_null=True, help_text="the player is on vacation (their clock stopped) until then"
+    )
 
 
 class StandingSerializer(serializers.Serializer):
@@ -147,6 +154,7 @@ class LogEntrySerializer(serializers.Serializer):
     tiles = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField()), allow_null=True
     )
+    timeout = serializers.BooleanField(help_text="the server moved: the player's time ran out")
     created_at = serializers.DateTimeField()
 
 

@@ -22,8 +22,10 @@ from typing import Any, Literal
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import Profile
 from accounts.selectors import player_get
 from games import engine, follow_ups
 from games.engine.bots import choose_move
@@ -36,7 +38,7 @@ from games.errors import (
     StaleMove,
 )
 from games.models import DAYS_PER_MOVE_CHOICES, Game, LogEntry, Seat
-from games.selectors import game_pk
+from games.selectors import game_pk, seats_to_move
 from notifications.services import notify_players
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
@@ -84,8 +86,19 @@ def _seat_of(seats: list[Seat], user: AbstractBaseUser) -> Seat | None:
     return next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
 
 
-def _deadline(game: Game):
-    return timezone.now() + timedelta(days=game.days_per_move)
+def _deadline(game: Game, seats: list[Seat], to_move: Any) -> Any:
+    """When the turn of the players at `to_move` ends: the game's pace from now, and, if one of
+    them is on vacation, the rest of their vacation on top (their clock is stopped)."""
+    now = timezone.now()
+    paused = [
+        seat.user.profile.vacation_until - now
+        for seat in seats
+        if seat.position in to_move
+        and seat.user is not None
+        and not seat.played_by_computer
+        and seat.user.profile.on_vacation(now)
+    ]
+    return now + timedelta(days=game.days_per_move) + max(paused, default=timedelta(0))
 
 
 def _computer_seat(seats: list[Seat], state: engine.State) -> Seat | None:
@@ -174,7 +187,7 @@ def _start(game: Game, seats: list[Seat], by: AbstractBaseUser) -> None:
     game.set_engine_state(state)
     game.status = Game.Status.ACTIVE
     game.started_at = now
-    game.turn_deadline = _deadline(game)
+    game.turn_deadline = _deadline(game, seats, state.to_move)
     game.save()
     # Those who were waiting for the game to fill hear that it started; whoever filled it is
     # at the table, and hears only that it is their turn (after the grace period).
@@ -415,7 +428,7 @@ def _play(
         _finish(game, seats, new_state)
     elif set(new_state.to_move) - set(state.to_move) or new_state.round != state.round:
         # Someone new is to move: their clock starts now.
-        game.turn_deadline = _deadline(game)
+        game.turn_deadline = _deadline(game, seats, new_state.to_move)
     game.set_engine_state(new_state)
     return entries
 
@@ -578,6 +591,49 @@ def timeouts_play(*, game_id: Any, expected_ply: int) -> Game | None:
             return game
     except (GameNotFound, IntegrityError):
         return None
+
+
+# -- vacations -----------------------------------------------------------------------------------
+
+
+def vacation_start(*, user: AbstractBaseUser, days: Any) -> Profile:
+    """Stop the player's clocks for `days` days from now: every deadline of theirs moves by that
+    much (the turns they are to move in now, and, through `_deadline`, the turns that come to
+    them meanwhile), and opponents see until when they are away. Counted against
+    VACATION_DAYS_A_YEAR in the calendar year it starts; a vacation once started is not taken
+    back (a player back early just moves)."""
+    now = timezone.now()
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(user=user)
+        if profile.on_vacation(now):
+            raise InvalidAction(
+                f"You are on vacation already, until {profile.vacation_until:%d %B %Y, %H:%M} UTC.",
+                status_code=409,
+            )
+        left = profile.vacation_days_left(now.year)
+        if type(days) is not int or not 1 <= days <= left:
+            raise InvalidAction(
+                f"A vacation is 1 to {left} days this year (you have {left} left), not {days!r}."
+                if left
+                else "You have no vacation days left this year."
+            )
+        pause = timedelta(days=days)
+        waiting = seats_to_move().filter(user=user, game__status=Game.Status.ACTIVE)
+        games = Game.objects.select_for_update().filter(
+            pk__in=waiting.values("game_id"), turn_deadline__isnull=False
+        )
+        # Locked first, like every write to a game, so a move in between cannot undo it.
+        Game.objects.filter(pk__in=[g.pk for g in games]).update(
+            turn_deadline=F("turn_deadline") + pause
+        )
+        if profile.vacation_year != now.year:
+            profile.vacation_year, profile.vacation_days_used = now.year, 0
+        profile.vacation_until = now + pause
+        profile.vacation_days_used += days
+        # Saving the profile gives each of the player's games a new version (games.apps), so
+        # boards show the vacation at once.
+        profile.save(update_fields=["vacation_until", "vacation_year", "vacation_days_used"])
+    return profile
 
 
 # -- names shown on games ------------------------------------------------------------------------

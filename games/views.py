@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html_join, json_script
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -21,6 +22,7 @@ from games import selectors, services
 from games.display import board_display
 from games.errors import GameError, GameNotFound
 from games.forms import GameCreateForm, MoveForm
+from notifications.services import game_seen
 
 
 def _viewer_tz(user: Any) -> zoneinfo.ZoneInfo:
@@ -47,7 +49,12 @@ def _log_rows(log: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str
         else:
             player = entry["player"]
             rows.append(
-                {"kind": "move", "name": names.get(player, f"Seat {player}"), "move": entry["move"]}
+                {
+                    "kind": "move",
+                    "name": names.get(player, f"Seat {player}"),
+                    "move": entry["move"],
+                    "timeout": entry["timeout"],
+                }
             )
     return rows
 
@@ -61,8 +68,10 @@ def _game_context(game: Any, viewer: Any) -> dict[str, Any]:
     to_move = set(view["to_move"])
     result_rows = []
     if view["result"]:
+        players = {p["position"]: p for p in view["players"]}
         for standing in sorted(view["result"]["standings"], key=lambda s: s["place"]):
-            result_rows.append({**standing, "name": names[standing["position"]]})
+            player = players[standing["position"]]
+            result_rows.append({**standing, "name": names[standing["position"]], **player})
     viewer_board = next((b for b in boards if b["is_viewer"]), None)
     return {
         "game": view,
@@ -87,40 +96,45 @@ _SNAPSHOT_KEYS = ("tiling_line", "to_move_names", "page_url", "board_url", "api_
 
 
 def _board_snapshot(version: selectors.GameVersion, viewer: Any) -> dict[str, Any]:
-    """A started game's board as the viewer's seat sees it: the rendered factories, boards and
-    log, and the few values the page shows around them.
+    """A started game's board as the viewer sees it: the rendered factories, boards and log,
+    and the few values the page shows around them.
 
     Building and rendering a board is most of a board page's cost, while what it shows changes
-    only with the game's version, so it is built once per version and seat and reused by every
-    viewer in that seat. Nothing personal goes in: no CSRF token (the move form is rendered
-    around it), no time zone, no time left.
+    only with the game's version, so it is built once per version and viewer. No CSRF token
+    goes in (the move form is rendered around it), nor the time left.
     """
     key = f"games:board:{version.key}"
     snapshot = cache.get(key)
     if snapshot is None:
         game = selectors.game_get(game_id=version.id)
         context = _game_context(game, viewer)
-        snapshot = {
-            "game": {k: context["game"][k] for k in _SNAPSHOT_GAME},
-            "board": {k: context["board"][k] for k in _SNAPSHOT_BOARD},
-            **{k: context[k] for k in _SNAPSHOT_KEYS},
-            # The no-JavaScript form's choices and the page script's list of legal moves.
-            "move_options": format_html_join(
-                "",
-                '<option value="{}">{}</option>',
-                ((m, m) for m in context["board"]["legal_moves"]),
-            ),
-            "legal_moves_script": json_script(context["board"]["legal_moves"], "legal-moves"),
-            "board_main": render_to_string("games/_board_main.html", context),
-            "board_side": render_to_string(
-                "games/_board_side.html",
-                {**context, "log": _log_rows(selectors.game_log(game=game), context["names"])},
-            ),
-        }
+        # Kept per viewer (`GameVersion`), so the times in it can be in the viewer's zone.
+        with timezone.override(_viewer_tz(viewer)):
+            snapshot = _render_snapshot(game, context)
         cache.set(key, snapshot, selectors.VIEW_CACHE_SECONDS)
     for name in ("move_options", "legal_moves_script", "board_main", "board_side"):
         snapshot[name] = mark_safe(snapshot[name])
     return snapshot
+
+
+def _render_snapshot(game: Any, context: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "game": {k: context["game"][k] for k in _SNAPSHOT_GAME},
+        "board": {k: context["board"][k] for k in _SNAPSHOT_BOARD},
+        **{k: context[k] for k in _SNAPSHOT_KEYS},
+        # The no-JavaScript form's choices and the page script's list of legal moves.
+        "move_options": format_html_join(
+            "",
+            '<option value="{}">{}</option>',
+            ((m, m) for m in context["board"]["legal_moves"]),
+        ),
+        "legal_moves_script": json_script(context["board"]["legal_moves"], "legal-moves"),
+        "board_main": render_to_string("games/_board_main.html", context),
+        "board_side": render_to_string(
+            "games/_board_side.html",
+            {**context, "log": _log_rows(selectors.game_log(game=game), context["names"])},
+        ),
+    }
 
 
 def _board_context(request: HttpRequest, version: selectors.GameVersion) -> dict[str, Any]:
@@ -132,6 +146,9 @@ def _board_context(request: HttpRequest, version: selectors.GameVersion) -> dict
         context = _game_context(selectors.game_get(game_id=version.id), request.user)
     context["viewer_tz"] = _viewer_tz(request.user)
     context["is_creator"] = version.created_by_id == request.user.pk
+    if context.get("board") and context["board"]["can_move"]:
+        # The player has the game in front of them on their turn: no email needed to say so.
+        game_seen(user_id=request.user.pk, game_id=version.id)
     return context
 
 

@@ -30,6 +30,19 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _tasks_in_process():
+    """Tasks run in-process when sent, whatever a test before this one did to the Celery app
+    (the end-to-end tests point it at a real broker)."""
+    from azul_site.celery import app
+
+    keys = ("task_always_eager", "broker_url", "task_default_queue")
+    saved = {key: app.conf.get(key) for key in keys}
+    app.conf.task_always_eager = True
+    yield
+    app.conf.update(saved)
+
+
+@pytest.fixture(autouse=True)
 def _services_answering(monkeypatch):
     """Each test starts as a new process does: Redis and the broker taken for answering."""
     from azul_site import cache
