@@ -13,7 +13,7 @@ CELERY_ARGS ?= --loglevel=INFO
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint fmt bench bench-web worker
+.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-computer worker
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ venv: $(STAMP)
 
 run: venv  ## Development server on SQLite with tasks run in-process (unless the env says otherwise)
 	$(BIN)/python manage.py migrate --noinput
+	# The minute's sweep (deadlines, reminders, pending mail) beside the server, stopped with it.
+	$(BIN)/python manage.py sweep --every 60 & sweeper=$$!; \
+	trap 'kill $$sweeper 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: venv lint  ## Lint, then the whole test suite on PostgreSQL
@@ -45,6 +48,12 @@ bench: venv  ## Rules-engine benchmark
 
 bench-web: venv  ## Web-layer benchmark
 	$(BIN)/python scripts/bench_web.py
+
+bench-sweep: venv  ## Deadline sweep over 100,000 active games on PostgreSQL
+	$(BIN)/python scripts/bench_sweep.py
+
+bench-computer: venv  ## Computer's answer to a move, through a Celery worker and Redis
+	$(BIN)/python scripts/bench_computer.py
 
 worker: venv  ## Celery worker (needs CELERY_BROKER_URL or REDIS_URL)
 	$(BIN)/celery -A azul_site worker $(CELERY_ARGS)

@@ -20,6 +20,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -27,7 +28,7 @@ from azul_site.celery import send
 from games.models import DAYS_PER_MOVE_CHOICES, Game, Seat
 from games.selectors import seats_to_move
 from notifications.models import Notification
-from notifications.services import notify_players
+from notifications.services import notify_each
 
 logger = logging.getLogger(__name__)
 
@@ -95,9 +96,9 @@ def reminders_send(now: datetime) -> int:
         Game.objects.with_seats()
         .filter(_active(), _reminder_due(now), turn_deadline__gt=now)
         .exclude(Exists(reminded))
-        .order_by("turn_deadline")[:BATCH]
+        .order_by()[:BATCH]
     )
-    count = 0
+    events = []
     for game in games:
         to_move = set(game.engine_state().to_move)
         recipients = [
@@ -109,9 +110,11 @@ def reminders_send(now: datetime) -> int:
             and not seat.user.profile.on_vacation(now)
         ]
         if recipients:
-            notify_players(recipient_ids=recipients, kind="reminder", game_id=game.pk, ply=game.ply)
-            count += 1
-    return count
+            events.append((recipients, game.pk, game.ply))
+    # One INSERT for all of them, in one transaction; their tasks are sent once it commits.
+    with transaction.atomic():
+        notify_each(kind="reminder", events=events)
+    return len(events)
 
 
 def computer_turns_dispatch(now: datetime) -> int:

@@ -107,20 +107,30 @@ def notify_players(
     per turn). `context` is what the email shows that the game does not keep: for a timeout,
     `{"move": "F3 blue 2"}`, the move the server made.
     """
+    notify_each(kind=kind, events=[(recipient_ids, game_id, ply)], context=context)
+
+
+def notify_each(
+    *,
+    kind: str,
+    events: Iterable[tuple[Iterable[Any], Any, int]],
+    context: dict[str, Any] | None = None,
+) -> None:
+    """`notify_players` for several events of one kind, each (recipient ids, game id, ply), in
+    one INSERT: the sweep's reminders for many games at once."""
     kind = Kind(kind)
     if kind == Kind.DIGEST:
         raise ValueError("Digests are built by the sweep, not notified.")
-    if game_id is None:
-        raise ValueError(f"A {kind.label.lower()} notification is about a game: give game_id.")
-    # In a fixed order, so that two transactions inserting the same rows wait for each other
-    # in the same order rather than deadlock.
-    recipients = sorted(set(recipient_ids))
-    if not recipients:
-        return
     now = timezone.now()
     due = now + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS) if kind == Kind.YOUR_TURN else now
-    Notification.objects.bulk_create(
-        [
+    rows, sends = [], []
+    for recipient_ids, game_id, ply in events:
+        if game_id is None:
+            raise ValueError(f"A {kind.label.lower()} notification is about a game: give game_id.")
+        # In a fixed order, so that two transactions inserting the same rows wait for each
+        # other in the same order rather than deadlock.
+        recipients = sorted(set(recipient_ids))
+        rows += [
             Notification(
                 recipient_id=user_id,
                 kind=kind,
@@ -130,11 +140,15 @@ def notify_players(
                 send_after=due,
             )
             for user_id in recipients
-        ],
-        ignore_conflicts=True,
-    )
+        ]
+        if recipients:
+            sends.append((str(game_id), ply))
+    if not rows:
+        return
+    Notification.objects.bulk_create(rows, ignore_conflicts=True)
     countdown = max(0.0, (due - now).total_seconds())
-    transaction.on_commit(partial(_enqueue_event, str(game_id), ply, kind.value, countdown))
+    for game_id, ply in sends:
+        transaction.on_commit(partial(_enqueue_event, game_id, ply, kind.value, countdown))
 
 
 def _send_task(name: str, args: list[Any], countdown: float = 0) -> None:

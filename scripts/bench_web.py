@@ -62,7 +62,9 @@ def server_env(database_url: str, redis_url: str) -> dict[str, str]:
         # requests of the window, and a per-minute rate would make it the bench's bottleneck.
         API_THROTTLE_USER="100000/second",
         API_THROTTLE_ANON="10000000/minute",
-        CELERY_TASK_ALWAYS_EAGER="1",
+        # As in production: tasks (the next player's email) go to the broker after each move;
+        # no worker takes them here, and the queue is emptied with the database at the start.
+        CELERY_TASK_ALWAYS_EAGER="0",
         REDIS_URL=redis_url,
         CELERY_BROKER_URL=redis_url,
     )
