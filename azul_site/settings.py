@@ -140,6 +140,9 @@ CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": BROKER_TIMEOUT,
     "socket_connect_timeout": BROKER_TIMEOUT,
+    # A refused connection is not tried again after kombu's 2 s pause: the send gives up at
+    # once (the worker reconnects with retries of its own).
+    "max_retries": 0,
 }
 CELERY_TASK_PUBLISH_RETRY = False
 # Every minute: deadlines (timeouts and reminders) and computer turns left waiting

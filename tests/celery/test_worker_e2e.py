@@ -1,134 +1,34 @@
-"""A real Celery worker, a real Redis broker: the computer opponent's move is played by the worker.
+"""A real Celery worker, a real Redis broker: the computer opponent's move is played by the worker,
+and the "your turn" email that follows goes over SMTP.
 
-The worker is a subprocess pointed at this test run's database; this process sends tasks to
-Redis instead of running them in-process. Needs Redis on 127.0.0.1:6379 (CI starts it); without
-it the test is skipped locally and fails on CI.
+The worker is a subprocess pointed at this test run's database and at a `redis-server` of the
+test's own; this process sends tasks to that Redis instead of running them in-process (see
+conftest.py).
 """
 
-import os
-import subprocess
-import sys
 import time
-import uuid
-from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import urlsplit
 
 import pytest
-from django.db import connection
-from rest_framework.test import APIClient
+from django.test import Client
+from django.urls import resolve, reverse
 
-from azul_site.celery import app
+from accounts.models import Delivery
 from games.models import Game, LogEntry
+from tests.celery.conftest import (
+    WORKER_SITE_URL,
+    against_computer,
+    computer_moved_at,
+    wait_for,
+)
 from tests.games.conftest import games_url
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-BROKER_URL = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/5")
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def redis_answers() -> bool:
-    import redis
-
-    try:
-        return bool(redis.Redis.from_url(BROKER_URL, socket_connect_timeout=2).ping())
-    except redis.RedisError:
-        return False
-
-
-def worker_database_url() -> str:
-    db = connection.settings_dict
-    auth = quote(db["USER"] or "", safe="")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"], safe="")
-    host = db.get("HOST") or "127.0.0.1"
-    port = db.get("PORT") or 5432
-    return f"postgres://{auth}@{host}:{port}/{db['NAME']}"
-
-
-def reset_broker_pools() -> None:
-    """Drop the app's broker connection pools, so the next send connects to the broker now set."""
-    if app._pool is not None:
-        app._pool.force_close_all()
-    app._after_fork()
-
-
-@pytest.fixture
-def celery_worker(tmp_path):
-    if not redis_answers():
-        if os.environ.get("CI"):
-            pytest.fail(f"Redis is not answering at {BROKER_URL}")
-        pytest.skip(f"Redis is not answering at {BROKER_URL}")
-    queue = f"test-{uuid.uuid4().hex[:12]}"  # our own queue: no other run's worker takes our task
-    env = {
-        **os.environ,
-        "DATABASE_URL": worker_database_url(),
-        "CELERY_BROKER_URL": BROKER_URL,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "DEBUG": "1",
-    }
-    env.pop("REDIS_URL", None)
-    log = tmp_path / "worker.log"
-    with log.open("w") as out:
-        worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "azul_site",
-                "worker",
-                "--pool=solo",
-                "-c",
-                "1",
-                "-Q",
-                queue,
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "--loglevel=INFO",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    saved = {
-        key: app.conf.get(key) for key in ("task_always_eager", "broker_url", "task_default_queue")
-    }
-    try:
-        deadline = time.monotonic() + 30
-        while "ready." not in log.read_text():
-            assert worker.poll() is None, f"the worker died:\n{log.read_text()}"
-            assert time.monotonic() < deadline, f"the worker did not start:\n{log.read_text()}"
-            time.sleep(0.2)
-        app.conf.update(task_always_eager=False, broker_url=BROKER_URL, task_default_queue=queue)
-        reset_broker_pools()
-        yield log
-    finally:
-        app.conf.update(saved)
-        reset_broker_pools()
-        worker.terminate()
-        try:
-            worker.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait(timeout=5)
-        try:
-            import redis
-
-            redis.Redis.from_url(BROKER_URL).delete(queue)
-        except Exception:  # noqa: BLE001 - cleanup is best effort
-            pass
-
-
-def computer_moves(game_id) -> int:
-    return LogEntry.objects.filter(game_id=game_id, kind="move", player=1).count()
-
-
-def test_the_worker_plays_the_computers_move(celery_worker, alice):
-    client = APIClient()
-    client.force_authenticate(alice)
+def test_the_worker_plays_the_computers_move(redis_server, start_worker, api_client_for, alice):
+    worker = start_worker(redis_server.url)
+    client = api_client_for(alice)
     response = client.post(
         games_url(), {"players": 2, "seats": [{"kind": "computer"}]}, format="json"
     )
@@ -148,13 +48,65 @@ def test_the_worker_plays_the_computers_move(celery_worker, alice):
         # This process queued the task and did not run it.
         assert response.json()["to_move"] == [1]
 
-    deadline = time.monotonic() + 30
-    while computer_moves(game["id"]) == 0:
-        assert time.monotonic() < deadline, (
-            f"the worker did not move within 30 s:\n{celery_worker.read_text()}"
-        )
-        time.sleep(0.25)
-
+    wait_for(
+        lambda: LogEntry.objects.filter(game_id=game["id"], kind="move", player=1).exists(),
+        30,
+        lambda: f"the worker did not move within 30 s:\n{worker.log()}",
+    )
     row = Game.objects.get(pk=game["id"])
     assert row.state["current"] == 0 or row.state["phase"] != "take"
-    assert "games.tasks.computer_move" in celery_worker.read_text()
+    assert "games.tasks.computer_move" in worker.log()
+
+
+def test_the_computers_move_then_one_your_turn_email_with_working_links(
+    redis_server, start_worker, mail_sink, api_client_for, client_for, alice
+):
+    game = against_computer(alice, level="greedy")
+    worker = start_worker(redis_server.url, NOTIFY_GRACE_SECONDS="0", **mail_sink.env)
+    api = api_client_for(alice)
+
+    legal = api.get(games_url(game.id, "legal-moves")).json()
+    response = api.post(
+        games_url(game.id, "moves"),
+        {"move": legal["legal_moves"][0], "expected_ply": legal["ply"]},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["to_move"] == [1], "the computer played in this process"
+    computers_ply = response.json()["ply"]
+
+    wait_for(
+        lambda: computer_moved_at(game.id, computers_ply),
+        5,
+        lambda: f"no computer move within 5 s:\n{worker.log()}",
+    )
+    assert "games.tasks.computer_move" in worker.log()
+    yours = wait_for(
+        lambda: mail_sink.mails(kind="your_turn", to=alice.email),
+        10,
+        lambda: f"no your-turn email (sink: {mail_sink.summary()}):\n{worker.log()}",
+    )
+    time.sleep(3)  # a second copy would be on its way by now
+    yours = mail_sink.mails(kind="your_turn", to=alice.email)
+    assert len(yours) == 1, mail_sink.summary()
+    email = yours[0].message
+    assert email["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+    # The game link opens this game's page.
+    game_path = reverse("games:detail", args=[game.id])
+    game_links = [url for url in yours[0].links() if urlsplit(url).path == game_path]
+    assert game_links, yours[0].text()
+    assert game_links[0] == WORKER_SITE_URL + game_path
+    assert resolve(game_path).kwargs == {"game_id": game.id}
+    assert client_for(alice).get(game_path).status_code == 200
+
+    # One click on the unsubscribe link (a POST, as mail clients send it; no session needed)
+    # turns "your turn" emails off.
+    header = str(email["List-Unsubscribe"]).strip()  # folded: the long URL on a line of its own
+    assert header.startswith("<") and header.endswith(">"), header
+    unsubscribe = urlsplit(header[1:-1])
+    assert f"{unsubscribe.scheme}://{unsubscribe.netloc}" == WORKER_SITE_URL
+    response = Client().post(unsubscribe.path)
+    assert response.status_code == 200
+    alice.profile.refresh_from_db()
+    assert alice.profile.email_your_turn == Delivery.NEVER

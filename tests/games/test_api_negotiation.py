@@ -1,5 +1,5 @@
-"""The API's content negotiation, which answers the common cases without DRF's media-type
-parsing (`azul_site.api.ContentNegotiation`), picks what DRF would."""
+"""The API's content negotiation (DRF's): JSON for scripts, the browsable API for browsers, a
+clear 415 for a body that is not JSON, and nothing written then."""
 
 import json
 

@@ -1,0 +1,86 @@
+"""The "your turn" grace period end to end: alice and bob play through the pages, a real worker
+sends the mail over SMTP once the grace period has passed, and only if bob has not opened the
+game meanwhile."""
+
+import re
+import time
+
+import pytest
+from django.urls import reverse
+
+from games import engine
+from games.models import Game
+from notifications.models import Notification
+from tests.celery.conftest import first_legal_move, wait_for
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+GRACE = 2  # seconds, in this process (alice's move writes the notification) and the worker's
+
+
+def play_on_the_page(client, game_id) -> int:
+    """The player to move plays their first legal move with the page's form; the new ply."""
+    _, move, ply = first_legal_move(game_id)
+    response = client.post(
+        reverse("games:detail", args=[game_id]), {"move": move, "expected_ply": ply}
+    )
+    assert response.status_code == 302
+    game = Game.objects.get(pk=game_id)
+    assert game.ply > ply, "the move was not played"
+    return game.ply
+
+
+@pytest.fixture
+def alice_to_move(start_game, alice, bob, client_for, settings) -> Game:
+    """A game of alice and bob, alice to move, with nothing in the outbox; set up in-process
+    (before any worker runs)."""
+    game = start_game(alice, bob)
+    if engine.State.from_dict(Game.objects.get(pk=game.pk).state).to_move != [0]:
+        play_on_the_page(client_for(bob), game.id)
+    assert engine.State.from_dict(Game.objects.get(pk=game.pk).state).to_move == [0]
+    Notification.objects.all().delete()
+    settings.NOTIFY_GRACE_SECONDS = GRACE
+    return game
+
+
+def test_a_move_mails_the_other_player_after_the_grace_period(
+    alice_to_move, redis_server, start_worker, mail_sink, client_for, alice, bob
+):
+    game = alice_to_move
+    worker = start_worker(redis_server.url, NOTIFY_GRACE_SECONDS=str(GRACE), **mail_sink.env)
+
+    moved_at = time.monotonic()
+    play_on_the_page(client_for(alice), game.id)
+
+    mails = wait_for(
+        lambda: mail_sink.mails(kind="your_turn", to=bob.email),
+        GRACE + 10,
+        lambda: f"bob got no email (sink: {mail_sink.summary()}):\n{worker.log()}",
+    )
+    assert mails[0].at - moved_at >= GRACE, "the email did not wait for the grace period"
+    time.sleep(2)
+    assert len(mail_sink.mails(kind="your_turn")) == 1, mail_sink.summary()
+    assert reverse("games:detail", args=[game.id]) in mails[0].text()
+    assert Notification.objects.get(kind="your_turn", recipient=bob).status == "sent"
+
+
+def test_no_mail_when_the_other_player_opens_the_game_within_the_grace_period(
+    alice_to_move, redis_server, start_worker, mail_sink, client_for, alice, bob
+):
+    game = alice_to_move
+    worker = start_worker(redis_server.url, NOTIFY_GRACE_SECONDS=str(GRACE), **mail_sink.env)
+
+    play_on_the_page(client_for(alice), game.id)
+    # Bob has the game open before the grace period is over, on his turn.
+    assert client_for(bob).get(reverse("games:detail", args=[game.id])).status_code == 200
+
+    # The worker has run the event's task, once it was due...
+    wait_for(
+        lambda: re.search(r"send_event\[[^\]]+\] succeeded", worker.log()),
+        GRACE + 10,
+        lambda: f"the worker did not run the email's task:\n{worker.log()}",
+    )
+    time.sleep(1)
+    # ...and sent nothing.
+    assert mail_sink.mails(kind="your_turn") == [], mail_sink.summary()
+    assert Notification.objects.get(kind="your_turn", recipient=bob).status == "skipped"
