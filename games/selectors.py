@@ -304,6 +304,33 @@ def seats_to_move() -> QuerySet[Seat]:
     return Seat.objects.filter(condition)
 
 
+WAITING_COUNT_SECONDS = 60
+"""How long a player's count of games waiting for them is kept. Every write that changes whose
+turn it is drops the counts of the game's players (`games_waiting_forget`); this bounds how long
+a count read just before such a write and stored just after it can be wrong."""
+
+
+def _waiting_key(user_id: Any) -> str:
+    return f"games:waiting:{user_id}"
+
+
+def games_waiting_count(*, user_id: Any) -> int:
+    """How many active games wait for this player's move: what every page's navigation and
+    title show. Counted in SQL from the games' states (one COUNT, costlier to build than most
+    pages' other queries together), so kept in the cache between the writes that change it."""
+    key = _waiting_key(user_id)
+    count = django_cache.get(key)
+    if count is None:
+        count = seats_to_move().filter(user_id=user_id, game__status=Game.Status.ACTIVE).count()
+        django_cache.set(key, count, WAITING_COUNT_SECONDS)
+    return count
+
+
+def games_waiting_forget(user_ids: list[Any]) -> None:
+    """These players' turns changed: their counts are read afresh."""
+    django_cache.delete_many([_waiting_key(pk) for pk in user_ids])
+
+
 # -- lists of games ------------------------------------------------------------------------------
 
 

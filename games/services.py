@@ -18,6 +18,7 @@ import random
 import zlib
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any, Literal
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -38,7 +39,7 @@ from games.errors import (
     StaleMove,
 )
 from games.models import DAYS_PER_MOVE_CHOICES, Game, LogEntry, Seat
-from games.selectors import game_pk, seats_to_move
+from games.selectors import game_pk, games_waiting_forget, seats_to_move
 from notifications.services import notify_players
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
@@ -119,6 +120,15 @@ def _people(seats: list[Seat], positions: Any = None) -> list[Any]:
     ]
 
 
+def _waiting_changed(seats: list[Seat]) -> None:
+    """Whose turn it is changed: the players' counts of games waiting for them are read afresh,
+    now (for the rest of this transaction) and once it commits (in case a reader stored the
+    count from before in between)."""
+    players = _people(seats)
+    games_waiting_forget(players)
+    transaction.on_commit(partial(games_waiting_forget, players))
+
+
 def _notify(kind: str, game: Game, recipients: list[Any], **context: Any) -> None:
     if recipients:
         notify_players(
@@ -189,6 +199,7 @@ def _start(game: Game, seats: list[Seat], by: AbstractBaseUser) -> None:
     game.started_at = now
     game.turn_deadline = _deadline(game, seats, state.to_move)
     game.save()
+    _waiting_changed(seats)
     # Those who were waiting for the game to fill hear that it started; whoever filled it is
     # at the table, and hears only that it is their turn (after the grace period).
     others = [pk for pk in _people(seats) if pk != by.pk]
@@ -447,6 +458,7 @@ def _write(
     fields, the game's; tell whoever is newly to move; and once this commits, ask a worker to
     play for the computer if it is to move."""
     LogEntry.objects.bulk_create(entries)
+    _waiting_changed(seats)
     if game.status == Game.Status.FINISHED:
         seat_fields += ("final_score", "place")
     if seat_fields:

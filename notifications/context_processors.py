@@ -5,7 +5,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from notifications.selectors import games_waiting_count
+from games.selectors import games_waiting_count
 
 
 def games_waiting(request: HttpRequest) -> dict[str, Any]:

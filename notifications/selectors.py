@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from accounts.models import Profile
 from games.models import Game, LogEntry, Seat
@@ -16,11 +16,6 @@ from notifications.models import Notification
 
 def _waiting_seats() -> Any:
     return seats_to_move().filter(game__status=Game.Status.ACTIVE)
-
-
-def games_waiting_count(*, user_id: Any) -> int:
-    """How many active games wait for this player's move: one COUNT over their seats."""
-    return _waiting_seats().filter(user_id=user_id).count()
 
 
 def digest_recipients(
@@ -48,19 +43,22 @@ def digest_recipients(
     )
 
 
-def due(*, before: datetime.datetime, now: datetime.datetime) -> QuerySet[Notification]:
-    """Pending rows due before `before` that no sender holds a live claim on, oldest first:
-    read through the partial index of pending rows by `send_after`, so the cost follows the
-    backlog, not the history."""
+def due(*, written_before: datetime.datetime, now: datetime.datetime) -> QuerySet[Notification]:
+    """Pending rows due now that no sender holds a live claim on, oldest first: those written to
+    be sent later (a grace period, a retry's backoff), for which no task waits; and those sent
+    at once, written before `written_before` (their own task had its chance). Read through the
+    partial index of pending rows by `send_after`, so the cost follows the backlog, not the
+    history."""
     return (
-        Notification.objects.filter(status=Notification.Status.PENDING, send_after__lte=before)
+        Notification.objects.filter(status=Notification.Status.PENDING, send_after__lte=now)
+        .filter(Q(send_after__gt=F("created_at")) | Q(created_at__lte=written_before))
         .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
         .order_by("send_after")
     )
 
 
-def due_ids(*, before: datetime.datetime, now: datetime.datetime, limit: int) -> list[int]:
-    return list(due(before=before, now=now).values_list("pk", flat=True)[:limit])
+def due_ids(*, written_before: datetime.datetime, now: datetime.datetime, limit: int) -> list[int]:
+    return list(due(written_before=written_before, now=now).values_list("pk", flat=True)[:limit])
 
 
 def still_to_move(*, user_id: Any, game_id: Any, since_ply: int) -> bool:

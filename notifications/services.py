@@ -8,8 +8,9 @@ How a notification goes out, with nothing lost and nothing sent twice:
    recipient, game, ply and kind: a repeated call writes nothing. A row is due now or, for
    "your turn", after the grace period.
 2. Once that transaction commits, one Celery task is sent for the event (game, ply, kind), by
-   name and with a countdown to when it is due. A broker that is down loses nothing: the sweep
-   sends what is still pending a minute after it was due.
+   name, if it is due now; a row due later (a "your turn" in its grace period) is sent by the
+   sweep, every minute, once it is due. A broker that is down loses nothing: the sweep also
+   sends what is still pending a minute after it was written.
 3. The task (and the sweep) claims each row with one compare-and-swap UPDATE (pending, due, not
    claimed or claim run out), and only the one that claimed it goes on. The recipient's choice
    for the kind is read then, so a change of mind in between counts: "never" skips the row,
@@ -57,7 +58,7 @@ Status = Notification.Status
 
 SEND_TASK = "notifications.tasks.send_notification"
 SEND_EVENT_TASK = "notifications.tasks.send_event"
-# The sweep leaves a row to its own task for this long after it is due.
+# The sweep leaves a row sent at once to its own task for this long after it was written.
 SWEEP_LAG = timedelta(minutes=1)
 SWEEP_BATCH = 500
 DIGEST_BATCH = 500
@@ -146,9 +147,13 @@ def notify_each(
     if not rows:
         return
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
-    countdown = max(0.0, (due - now).total_seconds())
+    if due > now:
+        # Not due yet (a "your turn" in its grace period): the sweep sends it when it is, rather
+        # than a task held back by the broker (lost if the broker restarts, and a move's
+        # costliest step).
+        return
     for game_id, ply in sends:
-        transaction.on_commit(partial(_enqueue_event, game_id, ply, kind.value, countdown))
+        transaction.on_commit(partial(_enqueue_event, game_id, ply, kind.value))
 
 
 def _send_task(name: str, args: list[Any], countdown: float = 0) -> None:
@@ -333,7 +338,7 @@ def sweep() -> SweepResult:
     because the broker was down), then build and send the daily digests that are due. Any
     number of sweeps may run at once: each row is sent by the one that claims it."""
     now = timezone.now()
-    due = selectors.due_ids(before=now - SWEEP_LAG, now=now, limit=SWEEP_BATCH)
+    due = selectors.due_ids(written_before=now - SWEEP_LAG, now=now, limit=SWEEP_BATCH)
     sent = sum(notification_send(notification_id=pk) for pk in due)
     built = digests_build()
     digests_sent = sum(notification_send(notification_id=pk) for pk in built)

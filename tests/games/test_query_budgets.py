@@ -4,7 +4,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from azul_site.celery import send
 from games import engine, selectors, services
+from games.follow_ups import COMPUTER_MOVE
 from games.models import Game
 from tests.games.conftest import games_url, next_move
 
@@ -276,4 +278,5 @@ def test_a_move_against_the_computer_is_four_statements(alice, django_capture_on
         services.move_submit(**next_move(game, {0: alice}))
 
     assert len(statements(ctx)) == 4, statements(ctx)
-    assert len(sent) == 1  # the computer's move, asked of a worker after the commit
+    # The computer's move, asked of a worker after the commit.
+    assert [c.args[0] for c in sent if getattr(c, "func", None) is send] == [COMPUTER_MOVE]

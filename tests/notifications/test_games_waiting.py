@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from games import engine, selectors
 from games.models import Game
+from games.selectors import games_waiting_count
 from notifications import context_processors
-from notifications.selectors import games_waiting_count
 from tests.notifications.conftest import play_one, position_of, waiting_for
 
 pytestmark = pytest.mark.django_db
@@ -67,9 +67,15 @@ def test_the_count_is_one_query_and_leaves_out_other_games(
 
     with django_assert_num_queries(1):
         count = games_waiting_count(user_id=alice.pk)
+    with django_assert_num_queries(0):  # kept until whose turn it is changes
+        assert games_waiting_count(user_id=alice.pk) == count
 
     assert count == 2
     assert games_waiting_count(user_id=carol.pk) == 1
+    # A move in one of her games: read afresh.
+    waiting_for(selectors.game_get(game_id=finished.pk), alice)
+    play_one(selectors.game_get(game_id=Game.objects.filter(status="active").first().pk))
+    assert games_waiting_count(user_id=alice.pk) == expected_waiting(alice)
 
 
 def test_pages_show_the_count_in_the_title_and_the_navigation(alice, bob, start_game, client_for):

@@ -136,3 +136,22 @@ def test_other_kinds_go_at_once(alice, bob, start_game, clock, django_capture_on
         services.notify(recipient_id=alice.pk, kind="reminder", game_id=game.id, ply=game.ply)
 
     assert len(sent("reminder")) == 1
+
+
+def test_a_your_turn_in_its_grace_period_is_sent_by_the_first_sweep_after_it(
+    alice, bob, start_game, clock, django_capture_on_commit_callbacks
+):
+    """No task waits in the broker for the grace period to pass (a restart would lose it): the
+    minute's sweep sends the email once it is due."""
+    game = waiting_for(start_game(alice, bob), alice)
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        services.notify(recipient_id=alice.pk, kind="your_turn", game_id=game.id, ply=game.ply)
+
+    assert callbacks == []
+    clock.shift(timedelta(seconds=119))
+    assert services.sweep().sent == 0
+    clock.shift(timedelta(seconds=2))
+    assert services.sweep().sent == 1
+    assert services.sweep().sent == 0
+    assert len(sent("your_turn")) == 1
