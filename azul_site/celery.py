@@ -8,6 +8,7 @@ import os
 from typing import Any
 
 from celery import Celery
+from django.db import OperationalError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
 
@@ -16,6 +17,18 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 logger = logging.getLogger(__name__)
+
+RETRYING = {
+    # A database that did not answer (a restart, a failover) is tried again, with backoff.
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 5,
+    # Acknowledged once done: a task whose worker died goes to another worker.
+    "acks_late": True,
+}
+"""The options of the site's tasks, all safe to run twice (`shared_task(**RETRYING)`)."""
 
 
 def send(task: str, args: list[Any], countdown: float | None = None) -> bool:

@@ -25,6 +25,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from azul_site.celery import send
+from games.follow_ups import COMPUTER_MOVE
 from games.models import DAYS_PER_MOVE_CHOICES, Game, Seat
 from games.selectors import seats_to_move
 from notifications.models import Notification
@@ -33,7 +34,6 @@ from notifications.services import notify_each
 logger = logging.getLogger(__name__)
 
 TIMEOUTS_TASK = "games.tasks.play_timeouts"
-COMPUTER_MOVE_TASK = "games.tasks.computer_move"
 # A reminder goes when this share of a turn's time has passed.
 REMINDER_AT = 0.8
 # A computer turn older than this has lost its task.
@@ -128,7 +128,7 @@ def computer_turns_dispatch(now: datetime) -> int:
     )
     count = 0
     for game_id, ply in stalled:
-        send(COMPUTER_MOVE_TASK, [str(game_id), ply])
+        send(COMPUTER_MOVE, [str(game_id), ply])
         count += 1
     if count:
         logger.info("sent %d computer turns again", count)

@@ -27,13 +27,13 @@ from urllib.parse import quote
 
 import kombu.pools
 import pytest
-from aiosmtpd.controller import Controller
 from django.db import connection
 
 from azul_site.celery import app
 from games import engine, services
 from games.models import Game, LogEntry
-from tests.outage import RedisServer, closed_port
+from tests.outage import RedisServer
+from tests.smtp import smtp_server
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_SITE_URL = "http://azul.test"
@@ -278,21 +278,10 @@ def mail_sink(settings) -> Iterator[MailSink]:
     """A real SMTP server on a free loopback port. Workers get it with `**mail_sink.env` (an
     `EMAIL_URL` without TLS); this process's own mail goes there too."""
     sink = MailSink()
-    controller = Controller(sink, hostname="127.0.0.1", port=closed_port())
-    controller.start()
-    # django-environ reads smtp:// as plain SMTP: no TLS, no SSL, no login.
-    sink.env = {"EMAIL_URL": f"smtp://127.0.0.1:{controller.port}"}
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST = "127.0.0.1"
-    settings.EMAIL_PORT = controller.port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_USE_SSL = False
-    settings.EMAIL_HOST_USER = ""
-    settings.EMAIL_HOST_PASSWORD = ""
-    try:
+    with smtp_server(sink, settings) as port:
+        # django-environ reads smtp:// as plain SMTP: no TLS, no SSL, no login.
+        sink.env = {"EMAIL_URL": f"smtp://127.0.0.1:{port}"}
         yield sink
-    finally:
-        controller.stop()
 
 
 # -- games ---------------------------------------------------------------------------------------

@@ -1,60 +1,26 @@
 """Sign-up mail through a real SMTP conversation (aiosmtpd on the loopback), then the link."""
 
 import re
-import socket
 from email import message_from_bytes, policy
 
 import pytest
-from aiosmtpd.controller import Controller
 from allauth.account.models import EmailAddress
 from django.urls import reverse
 
 from tests.conftest import PASSWORD
+from tests.smtp import Recorder
+from tests.smtp import smtp_server as serve_smtp
 
 pytestmark = pytest.mark.django_db
 
 CONFIRM_LINK = re.compile(r"http://testserver(/accounts/confirm-email/[^/\s]+/)")
 
 
-class Recorder:
-    """An SMTP handler that keeps every message it is given."""
-
-    def __init__(self) -> None:
-        self.messages: list[dict] = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.messages.append(
-            {
-                "mail_from": envelope.mail_from,
-                "rcpt_tos": list(envelope.rcpt_tos),
-                "content": envelope.original_content or envelope.content,
-            }
-        )
-        return "250 Message accepted for delivery"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def smtp_server(settings):
     recorder = Recorder()
-    controller = Controller(recorder, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST = "127.0.0.1"
-    settings.EMAIL_PORT = controller.port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_USE_SSL = False
-    settings.EMAIL_HOST_USER = ""
-    settings.EMAIL_HOST_PASSWORD = ""
-    try:
+    with serve_smtp(recorder, settings):
         yield recorder
-    finally:
-        controller.stop()
 
 
 def test_sign_up_mail_goes_through_smtp_and_its_link_confirms(client, smtp_server):

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import random
 import smtplib
-import socket
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.core import mail
 from django.core.mail.backends.base import BaseEmailBackend
 
 from games import engine, selectors, services
 from games.models import Game
+from tests.smtp import Recorder
+from tests.smtp import smtp_server as serve_smtp
 
 SITE_URL = "https://azul.example"
 
@@ -114,43 +114,9 @@ class FailingBackend(BaseEmailBackend):
         raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
 
 
-class Recorder:
-    """An SMTP handler that keeps every message it is given."""
-
-    def __init__(self) -> None:
-        self.messages: list[dict] = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.messages.append(
-            {
-                "mail_from": envelope.mail_from,
-                "rcpt_tos": list(envelope.rcpt_tos),
-                "content": envelope.original_content or envelope.content,
-            }
-        )
-        return "250 Message accepted for delivery"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def smtp_server(settings):
     """A real SMTP server on a free loopback port, with Django's SMTP backend pointed at it."""
     recorder = Recorder()
-    controller = Controller(recorder, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST = "127.0.0.1"
-    settings.EMAIL_PORT = controller.port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_USE_SSL = False
-    settings.EMAIL_HOST_USER = ""
-    settings.EMAIL_HOST_PASSWORD = ""
-    try:
+    with serve_smtp(recorder, settings):
         yield recorder
-    finally:
-        controller.stop()
