@@ -6,6 +6,7 @@ COPY azul_site azul_site
 COPY accounts accounts
 COPY games games
 COPY notifications notifications
+COPY ratings ratings
 RUN pip install --no-cache-dir .
 COPY . .
 # The production storage (DEBUG=0) writes the manifest that every page looks its static files up

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -175,6 +176,9 @@ CELERY_BEAT_SCHEDULE["notifications-sweep"] = {
     # A sweep still queued when the next is due is dropped rather than piling up.
     "options": {"expires": 55},
 }
+
+# Ratings: a player appears on the leaderboard after this many rated games.
+RATINGS_MIN_GAMES = env.int("RATINGS_MIN_GAMES", default=5)
 
 # Mail. EMAIL_URL wins (smtp+tls://user:pass@host:587, consolemail://, filemail:///path, ...);
 # else EMAIL_HOST selects SMTP; else mail is printed to the console for the developer to read.

@@ -9,13 +9,18 @@ building DRF's field tree costs more than the rest of a move submission.
 """
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import exceptions, permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from azul_site.api import LimitedJSONParser, validated_input
-from games import selectors, services
+from games import exports, replays, selectors, services
+from games.export_serializers import (
+    GameExportSerializer,
+    ImportErrorSerializer,
+    StudyImportedSerializer,
+)
 from games.models import Game
 from games.serializers import (
     ErrorSerializer,
@@ -163,3 +168,52 @@ class GameCancelApi(GameApiBase):
     def post(self, request: Request, game_id: str) -> Response:
         game = services.game_cancel(game_id=game_id, user=request.user)
         return self.game_view_response(request, game)
+
+
+# -- export and import (games.exports) -------------------------------------------------------------
+
+
+class GameExportApi(GameApiBase):
+    # Finished games are public: their export too, without signing in.
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="Export a game as JSON",
+        description=(
+            "The players, the variant, the first player, every deal and move in notation and the"
+            " result: `games.engine.replay(entries, players=len(players), variant=...,"
+            " first_player=...)` rebuilds the game. Anyone may export a finished game; a game in"
+            " progress (up to now) needs signing in."
+        ),
+        responses={
+            200: GameExportSerializer,
+            401: OpenApiResponse(ErrorSerializer, description="a game in progress: sign in"),
+            404: ERRORS[404],
+        },
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        if not replays.replay_visible(game=game, viewer=request.user):
+            raise exceptions.NotAuthenticated()
+        return Response(exports.game_export(game=game))
+
+
+class GameImportApi(GameApiBase):
+    @extend_schema(
+        summary="Import an exported game as a study",
+        description=(
+            "Creates a finished, unrated study game that can be replayed (and is in nobody's"
+            " list of games). A malformed file, or one whose entries the rules refuse, is"
+            " refused with 400 naming the entry at fault (`entry`, numbered from 0), and nothing"
+            " is created."
+        ),
+        request=GameExportSerializer,
+        responses={
+            201: StudyImportedSerializer,
+            400: OpenApiResponse(ImportErrorSerializer, description="not a whole, legal game"),
+            413: ERRORS[413],
+        },
+    )
+    def post(self, request: Request) -> Response:
+        game = exports.study_import(user=request.user, data=request.data)
+        return Response(exports.study_imported(game=game), status=status.HTTP_201_CREATED)

@@ -62,6 +62,12 @@ class Game(models.Model):
     turn_deadline = models.DateTimeField(null=True, blank=True)
     # Chosen at random when the game starts.
     first_player = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A game imported from an export (`games.exports.study_import`): finished from the start, its
+    # seats name players without being theirs, so it is in nobody's list of games, is never
+    # rated and never played; it is there to be replayed.
+    is_study = models.BooleanField(
+        default=False, help_text="Imported from an export to be replayed: unrated, not played."
+    )
 
     objects = GameQuerySet.as_manager()
 
@@ -88,6 +94,9 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["open", "active", "finished", "aborted"]),
                 name="game_status_choice",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_study=False) | Q(status="finished"), name="game_study_is_finished"
             ),
         ]
 
@@ -146,6 +155,9 @@ class Seat(models.Model):
     bot_level = models.CharField(
         max_length=20, choices=BotLevel.choices, default=BotLevel.RANDOM, blank=True
     )
+    # The player's name as a study game's export gave it (`Game.is_study`): those seats have no
+    # user, so that an imported game counts for nobody's account.
+    name = models.CharField(max_length=150, blank=True, default="")
     final_score = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     # Moves the server made for this seat's player when their time ran out; at the third, the
@@ -154,6 +166,10 @@ class Seat(models.Model):
     autoplay = models.BooleanField(
         default=False, help_text="Played by the computer since its player's third timeout."
     )
+    # The player's shown rating before and after this game (`ratings.skill.display`, rounded),
+    # written with the result; null for an unrated game.
+    rating_before = models.IntegerField(null=True, blank=True)
+    rating_after = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]
@@ -188,7 +204,7 @@ class Seat(models.Model):
 
     @property
     def is_open(self) -> bool:
-        return self.kind == self.Kind.HUMAN and self.user_id is None
+        return self.kind == self.Kind.HUMAN and self.user_id is None and not self.name
 
     @property
     def played_by_computer(self) -> bool:

@@ -126,7 +126,7 @@ def _players(
                     if computer
                     else _name(user)
                     if user
-                    else "Open seat"
+                    else seat.name or "Open seat"  # a study's seats are named, not anyone's
                 ),
                 "bot_level": seat.bot_level if computer else None,
                 "invitation": seat.invitation,
@@ -139,6 +139,8 @@ def _players(
                 "timeouts": seat.timeouts,
                 "autoplay": seat.autoplay,
                 "away_until": _away_until(user),
+                "rating_before": seat.rating_before,
+                "rating_after": seat.rating_after,
             }
         )
     return players

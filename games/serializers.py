@@ -81,6 +81,12 @@ class PlayerSerializer(serializers.Serializer):
     away_until = serializers.DateTimeField(
         allow_null=True, help_text="the player is on vacation (their clock stopped) until then"
     )
+    rating_before = serializers.IntegerField(
+        allow_null=True, help_text="the player's shown rating before this game; null if unrated"
+    )
+    rating_after = serializers.IntegerField(
+        allow_null=True, help_text="the player's shown rating after this game; null if unrated"
+    )
 
 
 class StandingSerializer(serializers.Serializer):

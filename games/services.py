@@ -41,6 +41,7 @@ from games.errors import (
 from games.models import DAYS_PER_MOVE_CHOICES, Game, LogEntry, Seat
 from games.selectors import game_pk, games_waiting_forget, seats_to_move
 from notifications.services import notify_players
+from ratings import services as ratings
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
 BOT_LEVELS = tuple(Seat.BotLevel.values)
@@ -460,7 +461,9 @@ def _write(
     LogEntry.objects.bulk_create(entries)
     _waiting_changed(seats)
     if game.status == Game.Status.FINISHED:
-        seat_fields += ("final_score", "place")
+        # Rated with the result, in its transaction: the ratings move exactly when it is recorded.
+        ratings.game_rate(game=game, seats=seats)
+        seat_fields += ("final_score", "place", *ratings.SEAT_FIELDS)
     if seat_fields:
         Seat.objects.bulk_update(seats, list(seat_fields))
     game.save(update_fields=MOVE_FIELDS)

@@ -13,4 +13,5 @@ urlpatterns = [
     path("games/<uuid:game_id>/join/", views.game_join, name="join"),
     path("games/<uuid:game_id>/invitation/", views.invitation_respond, name="invitation"),
     path("games/<uuid:game_id>/cancel/", views.game_cancel, name="cancel"),
+    path("games/<uuid:game_id>/replay/", views.game_replay, name="replay"),
 ]

@@ -8,6 +8,7 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,7 +19,7 @@ from django.utils.html import format_html_join, json_script
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import replays, selectors, services
 from games.display import board_display
 from games.errors import GameError, GameNotFound
 from games.forms import GameCreateForm, MoveForm
@@ -269,3 +270,26 @@ def invitation_respond(request: HttpRequest, game_id: UUID) -> HttpResponse:
 def game_cancel(request: HttpRequest, game_id: UUID) -> HttpResponse:
     _post_action(request, services.game_cancel, "The game was cancelled.", game_id=game_id)
     return redirect("games:my_games")
+
+
+# -- replays (games.replays) -----------------------------------------------------------------------
+
+
+@require_GET
+def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """The board at any point of the log (`?ply=N`, 0 to the game's ply; anything else is a
+    400 saying what is allowed). Finished games are public; a game in progress is shown up to
+    now to whoever may see its board (signed-in users)."""
+    try:
+        game = selectors.game_get(game_id=game_id)
+        replays.require_started(game)
+    except GameNotFound as exc:
+        raise Http404(exc.message) from None
+    if not replays.replay_visible(game=game, viewer=request.user):
+        return redirect_to_login(request.get_full_path())
+    try:
+        ply = replays.parse_ply(request.GET.get("ply"), last=game.ply)
+    except replays.BadPly as exc:
+        context = {"game": game, "message": exc.message, "last_ply": game.ply}
+        return render(request, "games/replay_bad_ply.html", context, status=exc.status_code)
+    return render(request, "games/replay.html", replays.replay_page(game=game, ply=ply))

@@ -1,0 +1,363 @@
+"""Exporting a game as JSON, and importing such a file as a study game.
+
+An export holds what rebuilds the game anywhere with the engine alone::
+
+    from games import engine
+    state = engine.replay(
+        export["entries"],
+        players=len(export["players"]),
+        variant=export["variant"],
+        first_player=export["first_player"],
+    )
+    [s.score for s in engine.result(state).standings]  # the export's result's scores
+
+`entries` are the log entries as the engine writes them (`engine.deal_entry`,
+`engine.move_entry`; a move the server made when its player's time ran out also says
+`"timeout": true`), numbered from 0 as in the game's log. `format_version` changes only when a
+reader of the previous version could misread a file.
+
+An import (`study_import`) replays the file through the engine entry by entry and refuses it,
+naming the entry, at the first one the rules do not allow; only a whole, legal game is written,
+in one transaction, as a study: finished, unrated, never played, in nobody's list of games (its
+seats name the players without belonging to anyone's account), there to be replayed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from games import engine
+from games.errors import GameError
+from games.models import Game, LogEntry, Seat
+from games.replays import replay_summary
+
+FORMAT_VERSION = 1
+MAX_NAME_LENGTH = 150
+MAX_ENTRIES = 2000
+"""Far beyond any game's log (a 4-player game runs to a few hundred entries); the request body's
+size limit refuses most longer files first."""
+
+MOVE_KEYS = {"kind", "player", "move", "timeout"}
+DEAL_KEYS = {"kind", "tiles"}
+PLAYER_KINDS = ("human", "computer")
+
+
+class InvalidImport(GameError):
+    """A file that is not a whole, legal game in the export format; `entry` is the index of the
+    log entry at fault, when one is."""
+
+    status_code = 400
+    code = "invalid_import"
+
+    def __init__(self, message: str, *, entry: int | None = None) -> None:
+        self.entry = entry
+        super().__init__(message)
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        return {} if self.entry is None else {"entry": self.entry}
+
+
+# -- export ----------------------------------------------------------------------------------------
+
+
+def _player(seat: Seat) -> dict[str, Any]:
+    computer = seat.kind == Seat.Kind.COMPUTER
+    if seat.user is not None:
+        profile = getattr(seat.user, "profile", None)
+        name = (profile.display_name if profile else "") or seat.user.get_username()
+    elif computer and not seat.name:
+        name = f"Computer ({seat.get_bot_level_display().lower()})"
+    else:
+        name = seat.name or f"Player {seat.position + 1}"
+    return {
+        "name": name,
+        "username": seat.user.get_username() if seat.user is not None else None,
+        "kind": "computer" if computer else "human",
+        "bot_level": seat.bot_level if computer else None,
+    }
+
+
+def _result(state: engine.State) -> dict[str, Any] | None:
+    if state.phase != "over":
+        return None
+    outcome = engine.result(state)
+    return {
+        "winners": outcome.winners,
+        "ranking": outcome.ranking,
+        "standings": [
+            {
+                "position": s.player,
+                "score": s.score,
+                "place": s.place,
+                "complete_rows": s.complete_rows,
+                "row_bonus": s.row_bonus,
+                "column_bonus": s.column_bonus,
+                "color_bonus": s.color_bonus,
+            }
+            for s in outcome.standings
+        ],
+    }
+
+
+def game_export(*, game: Game) -> dict[str, Any]:
+    """The game as an export (the log from the replay cache: 1 query when it is not there).
+    `game` comes with its seats (`selectors.game_get`) and has started."""
+    summary = replay_summary(game=game)
+    state = engine.State.from_dict(summary["final"])
+    return {
+        "format_version": FORMAT_VERSION,
+        "variant": game.variant,
+        "first_player": game.first_player,
+        "players": [_player(seat) for seat in game.seat_list],
+        "entries": summary["entries"],
+        "result": _result(state),
+        "game": {
+            "id": game.id,
+            "status": game.status,
+            "is_study": game.is_study,
+            "started_at": game.started_at,
+            "finished_at": game.finished_at,
+            "ply": game.ply,
+        },
+    }
+
+
+# -- import ----------------------------------------------------------------------------------------
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int  # not a bool, nor a float or a string that looks like one
+
+
+def _players(raw: Any) -> list[dict[str, Any]]:
+    if not isinstance(raw, list) or not 2 <= len(raw) <= 4:
+        raise InvalidImport("players: a list of the 2 to 4 players, in seat order.")
+    players = []
+    for position, player in enumerate(raw):
+        where = f"players[{position}]"
+        if not isinstance(player, dict):
+            raise InvalidImport(f'{where}: a player is an object like {{"name": "Ada"}}.')
+        name = player.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidImport(f"{where}: 'name' must be the player's name (text).")
+        if len(name.strip()) > MAX_NAME_LENGTH:
+            raise InvalidImport(f"{where}: 'name' is longer than {MAX_NAME_LENGTH} characters.")
+        kind = player.get("kind", "human")
+        if kind not in PLAYER_KINDS:
+            raise InvalidImport(f"{where}: 'kind' must be 'human' or 'computer', not {kind!r}.")
+        level = player.get("bot_level")
+        if kind == "computer" and level not in (None, *Seat.BotLevel.values):
+            levels = ", ".join(Seat.BotLevel.values)
+            raise InvalidImport(f"{where}: 'bot_level' must be one of {levels}, not {level!r}.")
+        players.append({"name": name.strip(), "kind": kind, "bot_level": level})
+    return players
+
+
+def _entry(index: int, raw: Any, players: int) -> dict[str, Any]:
+    """The entry in the engine's canonical form, or InvalidImport saying what is wrong with its
+    shape (the rules are checked when it is applied)."""
+    where = f"entry {index}"
+    if not isinstance(raw, dict):
+        raise InvalidImport(
+            f"{where}: a log entry is an object with a 'kind', not {type(raw).__name__}.",
+            entry=index,
+        )
+    kind = raw.get("kind")
+    if kind == "deal":
+        unknown = set(raw) - DEAL_KEYS
+        tiles = raw.get("tiles")
+        if "tiles" not in raw:
+            raise InvalidImport(
+                f"{where}: a deal needs 'tiles', one list per factory.", entry=index
+            )
+        if not isinstance(tiles, list) or not all(
+            isinstance(factory, list) and all(isinstance(t, str) for t in factory)
+            for factory in tiles
+        ):
+            raise InvalidImport(
+                f"{where}: a deal's 'tiles' are one list of colour names per factory.",
+                entry=index,
+            )
+        if unknown:
+            raise InvalidImport(f"{where}: unknown field {sorted(unknown)[0]!r}.", entry=index)
+        return engine.deal_entry([[t.strip().lower() for t in factory] for factory in tiles])
+    if kind == "move":
+        for key in ("player", "move"):
+            if key not in raw:
+                raise InvalidImport(f"{where}: a move needs {key!r}.", entry=index)
+        player, move = raw["player"], raw["move"]
+        if not _whole(player) or not 0 <= player < players:
+            raise InvalidImport(
+                f"{where}: 'player' must be a whole number from 0 to {players - 1},"
+                f" not {player!r}.",
+                entry=index,
+            )
+        if not isinstance(move, str):
+            raise InvalidImport(
+                f"{where}: 'move' must be text like 'F3 blue 2', not {move!r}.", entry=index
+            )
+        timeout = raw.get("timeout", False)
+        if not isinstance(timeout, bool):
+            raise InvalidImport(f"{where}: 'timeout' must be true or false.", entry=index)
+        unknown = set(raw) - MOVE_KEYS
+        if unknown:
+            raise InvalidImport(f"{where}: unknown field {sorted(unknown)[0]!r}.", entry=index)
+        try:
+            entry = engine.move_entry(player, move)
+        except engine.InvalidNotation as exc:
+            raise InvalidImport(f"{where}: {move!r} is not a move: {exc}", entry=index) from None
+        if timeout:
+            entry["timeout"] = True
+        return entry
+    raise InvalidImport(f"{where}: 'kind' must be 'deal' or 'move', not {kind!r}.", entry=index)
+
+
+def _replayed(
+    entries: list[Any], players: int, variant: str, first_player: int
+) -> tuple[list[dict[str, Any]], engine.State]:
+    """The canonical entries and the state after them, or InvalidImport naming the first entry
+    that is malformed or that the rules refuse."""
+    state = engine.new_game(players, variant, first_player)
+    canonical = []
+    for index, raw in enumerate(entries):
+        entry = _entry(index, raw, players)
+        try:
+            state = engine.apply_entry(state, entry)
+        except engine.IllegalMove as exc:
+            if entry["kind"] == "deal":
+                message = f"entry {index}: illegal deal: {exc}"
+            else:
+                message = (
+                    f"entry {index}: illegal move {entry['move']!r} for player"
+                    f" {entry['player']}: {exc}"
+                )
+            raise InvalidImport(message, entry=index) from None
+        canonical.append(entry)
+    if state.phase != "over":
+        raise InvalidImport(
+            f"entries: the game is not over after the last entry (entry {len(entries) - 1},"
+            f" round {state.round}): only a whole game can be imported.",
+            entry=len(entries) - 1 if entries else None,
+        )
+    return canonical, state
+
+
+def _check_result(claimed: Any, state: engine.State) -> None:
+    """A file's result, when it gives one, must be what its entries give: a changed score is a
+    tampered file."""
+    if claimed is None:
+        return
+    standings = claimed.get("standings") if isinstance(claimed, dict) else None
+    if not isinstance(standings, list):
+        raise InvalidImport("result: 'standings' must list each player's score and place.")
+    outcome = {s.player: s for s in engine.result(state).standings}
+    for index, standing in enumerate(standings):
+        if not isinstance(standing, dict) or standing.get("position") not in outcome:
+            raise InvalidImport(f"result.standings[{index}]: no such player position.")
+        actual = outcome[standing["position"]]
+        for field, value in (("score", actual.score), ("place", actual.place)):
+            if field in standing and standing[field] != value:
+                raise InvalidImport(
+                    f"result: the file gives player {actual.player} a {field} of"
+                    f" {standing[field]!r}, but its entries give {value}."
+                )
+
+
+def study_validate(data: Any) -> dict[str, Any]:
+    """What `study_import` writes for an export file, or InvalidImport saying what is wrong (the
+    first problem found; a problem with a log entry names the entry). No database access."""
+    if not isinstance(data, dict):
+        raise InvalidImport("An export is a JSON object with 'format_version', 'variant', ...")
+    for key in ("format_version", "variant", "first_player", "players", "entries"):
+        if key not in data:
+            raise InvalidImport(f"{key}: this field is required.")
+    version = data["format_version"]
+    if version != FORMAT_VERSION or not _whole(version):
+        raise InvalidImport(
+            f"format_version: this site reads version {FORMAT_VERSION}, not {version!r}."
+        )
+    variant = data["variant"]
+    if variant not in Game.Variant.values:
+        raise InvalidImport(f"variant: must be 'colored' or 'gray', not {variant!r}.")
+    players = _players(data["players"])
+    first_player = data["first_player"]
+    if not _whole(first_player) or not 0 <= first_player < len(players):
+        raise InvalidImport(
+            f"first_player: must be a whole number from 0 to {len(players) - 1},"
+            f" not {first_player!r}."
+        )
+    entries = data["entries"]
+    if not isinstance(entries, list) or not entries:
+        raise InvalidImport("entries: a list of the game's log entries, from its first deal.")
+    if len(entries) > MAX_ENTRIES:
+        raise InvalidImport(f"entries: more than {MAX_ENTRIES}: no game is that long.")
+    canonical, state = _replayed(entries, len(players), variant, first_player)
+    _check_result(data.get("result"), state)
+    return {
+        "variant": variant,
+        "first_player": first_player,
+        "players": players,
+        "entries": canonical,
+        "state": state,
+    }
+
+
+def study_import(*, user: AbstractBaseUser, data: Any) -> Game:
+    """Create a study game from an export file (see the module docstring): validated in full
+    first, then written in one transaction, so a refused file leaves nothing behind."""
+    study = study_validate(data)
+    state: engine.State = study["state"]
+    outcome = {s.player: s for s in engine.result(state).standings}
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game(
+            variant=study["variant"],
+            num_players=len(study["players"]),
+            status=Game.Status.FINISHED,
+            created_by=user,
+            started_at=now,
+            finished_at=now,
+            ply=len(study["entries"]),
+            first_player=study["first_player"],
+            is_study=True,
+        )
+        game.set_engine_state(state)
+        game.save()
+        seats = [
+            Seat(
+                game=game,
+                position=position,
+                kind=Seat.Kind.COMPUTER if player["kind"] == "computer" else Seat.Kind.HUMAN,
+                bot_level=player["bot_level"] or Seat.BotLevel.RANDOM,
+                name=player["name"],
+                final_score=outcome[position].score,
+                place=outcome[position].place,
+            )
+            for position, player in enumerate(study["players"])
+        ]
+        Seat.objects.bulk_create(seats)
+        LogEntry.objects.bulk_create(
+            LogEntry(
+                game=game, number=number, kind=entry["kind"], player=entry.get("player"), data=entry
+            )
+            for number, entry in enumerate(study["entries"])
+        )
+    return game
+
+
+def study_imported(*, game: Game) -> dict[str, Any]:
+    """The import API's answer: where the study is, and its final scores."""
+    return {
+        "id": game.id,
+        "is_study": game.is_study,
+        "ply": game.ply,
+        "scores": engine.State.from_dict(game.state).scores,
+        "replay_url": reverse("games:replay", args=[game.id]),
+        "export_url": reverse("games_api:export", args=[game.id]),
+    }

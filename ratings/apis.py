@@ -1,0 +1,58 @@
+"""The leaderboard API: public, paginated, thin over `ratings.selectors`."""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from azul_site.api import validated_input
+from games.models import Game
+from games.serializers import ErrorSerializer
+from ratings import selectors
+from ratings.serializers import LeaderboardFilterSerializer, LeaderboardPageSerializer
+
+
+class LeaderboardPagination(PageNumberPagination):
+    page_size = selectors.PAGE_SIZE
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class LeaderboardApi(APIView):
+    # Public, like the leaderboard page: ratings say nothing that finished games do not.
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="The leaderboard",
+        description=(
+            "Players by rating, best first, among those with enough rated games of the kind "
+            "chosen (`min_games`). The rating is one per player, over all their rated games; "
+            "`variant` and `players` choose which players appear and whose games and wins are "
+            "counted. `me` is the signed-in player's own row, on whatever page it falls."
+        ),
+        parameters=[
+            OpenApiParameter("variant", enum=Game.Variant.values, description="only this variant"),
+            OpenApiParameter("players", int, enum=[2, 3, 4], description="only this many players"),
+            OpenApiParameter("page", int, description="page number, from 1"),
+            OpenApiParameter("page_size", int, description="players per page (at most 100)"),
+        ],
+        responses={
+            200: LeaderboardPageSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="invalid filter"),
+            404: OpenApiResponse(ErrorSerializer, description="no such page"),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        filters = validated_input(LeaderboardFilterSerializer, request.query_params)
+        kind = {"variant": filters.get("variant"), "num_players": filters.get("players")}
+        paginator = LeaderboardPagination()
+        records = paginator.paginate_queryset(selectors.leaderboard(**kind), request, view=self)
+        first_rank = paginator.page.start_index()
+        response = paginator.get_paginated_response(
+            selectors.leaderboard_rows(records, first_rank=first_rank)
+        )
+        response.data["min_games"] = selectors.min_games()
+        response.data["me"] = selectors.leaderboard_standing(user=request.user, **kind)
+        return response
