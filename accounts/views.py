@@ -9,8 +9,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import selectors, services
 from accounts.forms import ProfileForm, VacationForm
+from games import selectors as games_selectors
 from games.errors import GameError
+from games.filters import GameHistoryFilter
 from games.services import vacation_start
+from ratings import charts
+from ratings import selectors as ratings_selectors
 
 
 @require_GET
@@ -18,7 +22,18 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.player_get(username=username)
     if player is None:
         raise Http404("No such player.")
-    return render(request, "accounts/player_detail.html", {"player": player})
+    # Their most recent finished games: the history's first page filtered to them.
+    history = GameHistoryFilter(
+        {"player": player.get_username()}, queryset=games_selectors.finished_games()
+    ).qs[: games_selectors.HISTORY_PAGE_SIZE]
+    context = {
+        "player": player,
+        "stats": games_selectors.player_stats(user=player),
+        "rating": ratings_selectors.player_rating(user=player),
+        "chart": charts.rating_chart(ratings_selectors.rating_history(user=player)),
+        "rows": games_selectors.history_rows(history),
+    }
+    return render(request, "accounts/player_detail.html", context)
 
 
 def _settings_page(

@@ -8,8 +8,15 @@ them for the OpenAPI schema (a test keeps the two in step) but are not run on ea
 building DRF's field tree costs more than the rest of a move submission.
 """
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import exceptions, permissions, status
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,6 +28,7 @@ from games.export_serializers import (
     ImportErrorSerializer,
     StudyImportedSerializer,
 )
+from games.filters import HISTORY_PARAMS, RESULT_CHOICES, GameHistoryFilter
 from games.models import Game
 from games.serializers import (
     ErrorSerializer,
@@ -28,6 +36,7 @@ from games.serializers import (
     GameLogSerializer,
     GameSummarySerializer,
     GameViewSerializer,
+    HistoryPageSerializer,
     InvitationInputSerializer,
     LegalMovesSerializer,
     MoveInputSerializer,
@@ -53,18 +62,99 @@ class GameApiBase(APIView):
         return Response(selectors.game_view(game=game, viewer=request.user), status=code)
 
 
+def _wants_history(request: Request) -> bool:
+    """`status=finished`, or any of the history's filters: the public history of finished
+    games rather than the caller's own games."""
+    params = request.query_params
+    return params.get("status") == Game.Status.FINISHED or any(
+        params.get(name) for name in HISTORY_PARAMS
+    )
+
+
+class HistoryOrSignedIn(permissions.BasePermission):
+    """Finished games are public: anyone may read the history; everything else needs signing
+    in."""
+
+    def has_permission(self, request: Request, view: object) -> bool:
+        if request.method == "GET" and _wants_history(request):
+            return True
+        return bool(request.user and request.user.is_authenticated)
+
+
+class HistoryPagination(PageNumberPagination):
+    page_size = selectors.HISTORY_PAGE_SIZE
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
 class GameListApi(GameApiBase):
+    permission_classes = [HistoryOrSignedIn]
+
     @extend_schema(
-        summary="My games",
+        summary="My games, or the history of finished games",
+        operation_id="games_list",
+        description=(
+            "Without filters (or with `status` other than `finished`): the caller's own games,"
+            " a list (sign in). With `status=finished` or any of `player`, `variant`,"
+            " `players`, `result`, `finished_after`, `finished_before`: every finished game"
+            " (not studies), newest first, filtered and paginated (`count`, `next`,"
+            " `previous`, `results`); public, no sign-in needed. `result` is the result for"
+            " `player` (won: first place alone; shared: first place shared; lost: any other"
+            " place) and is ignored without `player`."
+        ),
         parameters=[
-            OpenApiParameter("status", enum=Game.Status.values, description="only this status")
+            OpenApiParameter("status", enum=Game.Status.values, description="only this status"),
+            OpenApiParameter("player", str, description="history: games of this username"),
+            OpenApiParameter(
+                "variant", enum=Game.Variant.values, description="history: only this variant"
+            ),
+            OpenApiParameter(
+                "players", int, enum=[2, 3, 4], description="history: only this many players"
+            ),
+            OpenApiParameter(
+                "result",
+                enum=[value for value, _ in RESULT_CHOICES],
+                description="history: the result for `player`",
+            ),
+            OpenApiParameter(
+                "finished_after",
+                OpenApiTypes.DATE,
+                description="history: ended on or after this day (UTC)",
+            ),
+            OpenApiParameter(
+                "finished_before",
+                OpenApiTypes.DATE,
+                description="history: ended on or before this day (UTC)",
+            ),
+            OpenApiParameter("page", int, description="history: page number, from 1"),
+            OpenApiParameter("page_size", int, description="history: games per page (at most 100)"),
         ],
-        responses={200: GameSummarySerializer(many=True), 400: ERRORS[400]},
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="GameListOrHistory",
+                serializers=[GameSummarySerializer(many=True), HistoryPageSerializer],
+                resource_type_field_name=None,
+                many=False,
+            ),
+            400: ERRORS[400],
+            401: OpenApiResponse(ErrorSerializer, description="my games: sign in"),
+            404: OpenApiResponse(ErrorSerializer, description="history: no such page"),
+        },
     )
     def get(self, request: Request) -> Response:
         filters = validated_input(StatusFilterSerializer, request.query_params)
+        if _wants_history(request):
+            return self.history(request)
         games = selectors.games_for_user(user=request.user, status=filters.get("status"))
         return Response(games["my_turn"] + games["waiting"] + games["finished"])
+
+    def history(self, request: Request) -> Response:
+        filters = GameHistoryFilter(request.query_params, queryset=selectors.finished_games())
+        if not filters.is_valid():
+            raise exceptions.ValidationError(filters.errors)
+        paginator = HistoryPagination()
+        games = paginator.paginate_queryset(filters.qs, request, view=self)
+        return paginator.get_paginated_response(selectors.history_rows(games))
 
     @extend_schema(
         summary="Create a game",

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache as django_cache
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Avg, Count, Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games import engine
@@ -361,14 +361,18 @@ def _seated(user: AbstractBaseUser) -> Q:
     )
 
 
-def games_for_user(*, user: AbstractBaseUser, status: str | None = None) -> dict[str, list]:
+def games_for_user(
+    *, user: AbstractBaseUser, status: str | None = None, finished: bool = True
+) -> dict[str, list]:
     """The user's games: `my_turn` (by deadline, soonest first), `waiting` (active games where
-    others are to move, and games still filling up) and `finished` (the 20 most recent).
+    others are to move, and games still filling up) and `finished` (the 20 most recent; none
+    when not `finished`).
 
-    4 queries however many games. `status` narrows to one game status.
+    4 queries however many games (2 without the finished ones). `status` narrows to one game
+    status.
     """
     current: list[Game] = []
-    finished: list[Game] = []
+    ended: list[Game] = []
     statuses = [status] if status else None
     if statuses is None or {Game.Status.OPEN, Game.Status.ACTIVE} & set(statuses):
         current = list(
@@ -376,8 +380,10 @@ def games_for_user(*, user: AbstractBaseUser, status: str | None = None) -> dict
             .filter(_seated(user), status__in=statuses or [Game.Status.OPEN, Game.Status.ACTIVE])
             .order_by("turn_deadline", "-created_at")
         )
-    if statuses is None or {Game.Status.FINISHED, Game.Status.ABORTED} & set(statuses):
-        finished = list(
+    if finished and (
+        statuses is None or {Game.Status.FINISHED, Game.Status.ABORTED} & set(statuses)
+    ):
+        ended = list(
             Game.objects.with_seats()
             .filter(_seated(user), status__in=statuses or [Game.Status.FINISHED])
             .order_by("-finished_at")[:FINISHED_LIMIT]
@@ -389,7 +395,7 @@ def games_for_user(*, user: AbstractBaseUser, status: str | None = None) -> dict
     return {
         "my_turn": my_turn,
         "waiting": waiting,
-        "finished": [game_summary(game=g, viewer=user) for g in finished],
+        "finished": [game_summary(game=g, viewer=user) for g in ended],
     }
 
 
@@ -421,3 +427,45 @@ def invitations_for_user(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
         status=Game.Status.OPEN,
     )
     return [game_summary(game=g, viewer=user) for g in games.order_by("-created_at")]
+
+
+# -- the history of finished games ---------------------------------------------------------------
+
+HISTORY_PAGE_SIZE = 20
+
+
+def finished_games() -> QuerySet[Game]:
+    """Every finished game that was played (not a study), newest first, with its seats: filter
+    it (`games.filters.GameHistoryFilter`), paginate it, then `history_rows`. Read along
+    `game_status_finished_idx`. The cached state is not read: a row shows the final scores
+    that the seats keep."""
+    return (
+        Game.objects.with_seats()
+        .defer("state")
+        .filter(status=Game.Status.FINISHED, is_study=False)
+        .order_by("-finished_at", "-id")
+    )
+
+
+def history_rows(games: Any) -> list[dict[str, Any]]:
+    """A page of `finished_games()` as rows: the game's settings and its players with their
+    final scores and places (no queries beyond the page's)."""
+    return [_overview(game, None, None, None) for game in games]
+
+
+def player_stats(*, user: AbstractBaseUser) -> dict[str, Any]:
+    """The player's finished games (not studies; against anyone), wins (first place, shared
+    or not), win rate, and average and best final score, in one query."""
+    totals = Seat.objects.filter(
+        user=user, game__status=Game.Status.FINISHED, game__is_study=False
+    ).aggregate(
+        games=Count("pk"),
+        wins=Count("pk", filter=Q(place=1)),
+        average=Avg("final_score"),
+        best=Max("final_score"),
+    )
+    games = totals["games"]
+    return {
+        **totals,
+        "win_rate": totals["wins"] / games if games else 0.0,
+    }

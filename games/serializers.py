@@ -133,6 +133,15 @@ class GameSummarySerializer(GameOverviewSerializer):
     open_seats = serializers.IntegerField()
 
 
+class HistoryPageSerializer(serializers.Serializer):
+    """A page of the history of finished games (`selectors.history_rows`)."""
+
+    count = serializers.IntegerField(help_text="finished games that match the filters")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameOverviewSerializer(many=True)
+
+
 class GameViewSerializer(GameOverviewSerializer):
     first_player = serializers.IntegerField(allow_null=True)
     state = serializers.JSONField(

@@ -7,6 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("games/", views.my_games, name="my_games"),
+    path("history/", views.history, name="history"),
     path("games/new/", views.game_new, name="new"),
     path("games/<uuid:game_id>/", views.game_detail, name="detail"),
     path("games/<uuid:game_id>/board/", views.game_board, name="board"),

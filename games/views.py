@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -22,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import replays, selectors, services
 from games.display import board_display
 from games.errors import GameError, GameNotFound
+from games.filters import GameHistoryFilter
 from games.forms import GameCreateForm, MoveForm
 from notifications.services import game_seen
 
@@ -229,6 +231,26 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "viewer_tz": _viewer_tz(request.user),
     }
     return render(request, "games/my_games.html", context)
+
+
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    """Finished games, newest first, filtered (`games.filters.GameHistoryFilter`) and paginated.
+    Public: finished games are anyone's to look at."""
+    filters = GameHistoryFilter(request.GET, queryset=selectors.finished_games())
+    # An invalid filter shows every game (and the form says what is wrong).
+    games = filters.qs if filters.is_valid() else selectors.finished_games()
+    page = Paginator(games, selectors.HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": filters.form,
+        "page": page,
+        "rows": selectors.history_rows(page.object_list),
+        # The filters, kept in the links to other pages.
+        "query": query.urlencode(),
+    }
+    return render(request, "games/history.html", context)
 
 
 def _post_action(request: HttpRequest, action: Any, success: str, **kwargs: Any) -> Any:

@@ -15,7 +15,8 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Q, QuerySet
 
-from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord
+from games.models import Game, Seat
+from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord, Rating
 
 PAGE_SIZE = 50
 
@@ -86,3 +87,21 @@ def leaderboard_standing(
         ahead = Q(rating__gt=record.rating) | Q(rating=record.rating, user_id__lt=record.user_id)
         rank = 1 + leaderboard(variant=variant, num_players=num_players).filter(ahead).count()
     return {**_row(record, rank), "games_needed": needed}
+
+
+def player_rating(*, user: AbstractBaseUser) -> int | None:
+    """The player's shown rating, rounded; None before their first rated game (1 query)."""
+    value = Rating.objects.filter(user_id=user.pk).values_list("rating", flat=True).first()
+    return round(value) if value is not None else None
+
+
+def rating_history(*, user: AbstractBaseUser) -> list[tuple[Any, int]]:
+    """(when the game ended, the player's shown rating after it) for each of their rated games,
+    oldest first (1 query)."""
+    return list(
+        Seat.objects.filter(
+            user_id=user.pk, rating_after__isnull=False, game__status=Game.Status.FINISHED
+        )
+        .order_by("game__finished_at", "game_id")
+        .values_list("game__finished_at", "rating_after")
+    )

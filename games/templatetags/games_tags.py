@@ -26,12 +26,13 @@ def my_games_summary(context: template.Context) -> dict[str, Any]:
 
 @register.inclusion_tag("games/_player_games.html", takes_context=True)
 def player_games(context: template.Context, player: Any) -> dict[str, Any]:
-    """A player's current and recent games, for their public profile."""
-    groups = selectors.games_for_user(user=player)
+    """A player's current games, for their public profile (their finished games are in the
+    history beside them)."""
+    groups = selectors.games_for_user(user=player, status=None, finished=False)
     user = context["request"].user
     return {
         # Seen by someone else: "your move" in these rows would be about the wrong person.
         "current": [{**g, "is_my_turn": False} for g in groups["my_turn"] + groups["waiting"]],
-        "finished": groups["finished"],
+        "finished": [],
         "viewer_tz": getattr(getattr(user, "profile", None), "time_zone", "UTC"),
     }
