@@ -35,6 +35,7 @@ from games import engine
 from games.errors import GameError
 from games.models import Game, LogEntry, Seat
 from games.replays import replay_summary
+from games.selectors import result_view
 
 FORMAT_VERSION = 1
 MAX_NAME_LENGTH = 150
@@ -83,28 +84,6 @@ def _player(seat: Seat) -> dict[str, Any]:
     }
 
 
-def _result(state: engine.State) -> dict[str, Any] | None:
-    if state.phase != "over":
-        return None
-    outcome = engine.result(state)
-    return {
-        "winners": outcome.winners,
-        "ranking": outcome.ranking,
-        "standings": [
-            {
-                "position": s.player,
-                "score": s.score,
-                "place": s.place,
-                "complete_rows": s.complete_rows,
-                "row_bonus": s.row_bonus,
-                "column_bonus": s.column_bonus,
-                "color_bonus": s.color_bonus,
-            }
-            for s in outcome.standings
-        ],
-    }
-
-
 def game_export(*, game: Game) -> dict[str, Any]:
     """The game as an export (the log from the replay cache: 1 query when it is not there).
     `game` comes with its seats (`selectors.game_get`) and has started."""
@@ -116,7 +95,7 @@ def game_export(*, game: Game) -> dict[str, Any]:
         "first_player": game.first_player,
         "players": [_player(seat) for seat in game.seat_list],
         "entries": summary["entries"],
-        "result": _result(state),
+        "result": result_view(state) if state.phase == "over" else None,
         "game": {
             "id": game.id,
             "status": game.status,

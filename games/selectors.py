@@ -167,7 +167,8 @@ def _viewer_seat(game: Game, viewer: AbstractBaseUser | None) -> Seat | None:
     )
 
 
-def _result(state: engine.State) -> dict[str, Any]:
+def result_view(state: engine.State) -> dict[str, Any]:
+    """A finished game's result as the API and the export show it."""
     outcome = engine.result(state)
     return {
         "winners": outcome.winners,
@@ -235,7 +236,7 @@ def game_view(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, Any]:
         "state": dict(game.state) if game.state else None,
         "viewer_can_move": bool(legal),
         "legal_moves": legal,
-        "result": _result(state) if state is not None and state.phase == "over" else None,
+        "result": result_view(state) if state is not None and state.phase == "over" else None,
     }
 
 
