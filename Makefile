@@ -13,7 +13,7 @@ CELERY_ARGS ?= --loglevel=INFO
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-computer worker
+.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer worker
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,9 @@ bench-web: venv  ## Web-layer benchmark
 
 bench-sweep: venv  ## Deadline sweep over 100,000 active games on PostgreSQL
 	$(BIN)/python scripts/bench_sweep.py
+
+bench-history: venv  ## Leaderboard and history over 10,000 players and 100,000 finished games
+	$(BIN)/python scripts/bench_history.py
 
 bench-computer: venv  ## Computer's answer to a move, through a Celery worker and Redis
 	$(BIN)/python scripts/bench_computer.py

@@ -1,0 +1,162 @@
+"""History benchmark: the leaderboard and the history of finished games over a large community.
+
+    python scripts/bench_history.py            # or: make bench-history
+    python scripts/bench_history.py --reuse    # keep the seeded data if it is there
+
+Creates (if needed) and migrates a database of its own (`azul_bench_history`, or
+BENCH_HISTORY_DATABASE_URL), seeds it with `manage.py seed_history --players 10000 --games
+100000 --flush` (unless `--reuse` and that many finished games are there), `VACUUM ANALYZE`, then
+serves it with gunicorn (DEBUG=0, as `bench_web.py`) and measures, through HTTP with a few
+concurrent clients, p50 and p95 over `--requests` anonymous requests of each page.
+
+Target (issue 14): the leaderboard and the first and 50th page of history under 100 ms p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench_web import (  # noqa: E402 (scripts/ is on sys.path)
+    DEFAULT_REDIS,
+    ensure_database,
+    free_port,
+    run_get,
+    server_env,
+    vacuum,
+    wait_for,
+)
+
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_history"
+TARGET_MS = 100.0
+
+
+def finished_games(database_url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        row = conn.execute("SELECT count(*) FROM games_game WHERE status = 'finished'").fetchone()
+        return row[0]
+
+
+def a_player(database_url: str) -> int:
+    """A seeded player with a typical number of games (the median player by games)."""
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        row = conn.execute(
+            "SELECT user_id FROM ratings_playerrecord WHERE variant = '' AND num_players = 0"
+            " ORDER BY games, user_id OFFSET (SELECT count(*) / 2 FROM ratings_playerrecord"
+            " WHERE variant = '' AND num_players = 0) LIMIT 1"
+        ).fetchone()
+        return row[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--reuse", action="store_true", help="keep the seeded data if there")
+    parser.add_argument("--requests", type=int, default=200, help="per page")
+    parser.add_argument("--concurrency", type=int, default=4)
+    args = parser.parse_args()
+
+    database_url = os.environ.get("BENCH_HISTORY_DATABASE_URL", DEFAULT_DB)
+    redis_url = os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS)
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    env = server_env(database_url, redis_url)
+    ensure_database(database_url)
+    python = sys.executable
+    run = dict(cwd=ROOT, env=env, check=True)
+    subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], **run)
+    subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v0"], **run)
+    if args.reuse and finished_games(database_url) >= args.games:
+        print(f"Reusing the {finished_games(database_url)} finished games of {database_url}")
+    else:
+        print(f"Seeding {database_url} ...", flush=True)
+        started = time.perf_counter()
+        subprocess.run(
+            [
+                python,
+                "manage.py",
+                "seed_history",
+                f"--players={args.players}",
+                f"--games={args.games}",
+                f"--seed={args.seed}",
+                "--flush",
+            ],
+            **run,
+        )
+        print(f"seeding took {time.perf_counter() - started:.1f} s", flush=True)
+    started = time.perf_counter()
+    vacuum(database_url)
+    print(f"VACUUM ANALYZE took {time.perf_counter() - started:.1f} s", flush=True)
+    player = a_player(database_url)
+
+    port = free_port()
+    gunicorn = Path(python).with_name("gunicorn")
+    server = subprocess.Popen(
+        [
+            str(gunicorn),
+            "azul_site.wsgi",
+            "--config",
+            str(ROOT / "gunicorn.conf.py"),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    pages = [
+        ("leaderboard page", "/leaderboard/", True),
+        ("leaderboard API", "/api/leaderboard/", True),
+        ("history page 1", "/history/", True),
+        ("history page 50", "/history/?page=50", True),
+        ("games API finished p1", "/api/games/?status=finished", True),
+        ("games API finished p50", "/api/games/?status=finished&page=50", True),
+        (f"history of player {player}", f"/history/?player={player}", False),
+    ]
+    results = []
+    try:
+        wait_for(port)
+        for _, path, _ in pages:  # warm every worker's imports, templates and connections
+            run_get("warm", port, path, {}, args.concurrency, 5, 20)
+        for name, path, _ in pages:
+            results.append(run_get(name, port, path, {}, args.concurrency, 120, args.requests))
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+    print(
+        f"\n{args.concurrency} concurrent clients, {os.cpu_count()} CPUs, gunicorn"
+        " (gunicorn.conf.py), PostgreSQL, Redis cache, DEBUG=0, anonymous requests\n"
+    )
+    header = f"{'page':<28} {'path':<40} {'requests':>8} {'errors':>6} {'p50 ms':>8} {'p95 ms':>8}"
+    print(header)
+    print("-" * len(header))
+    for (_, path, _), r in zip(pages, results, strict=True):
+        print(
+            f"{r.name:<28} {path:<40} {len(r.latencies):>8} {r.errors:>6}"
+            f" {r.pct(0.5):>8.1f} {r.pct(0.95):>8.1f}"
+        )
+    print()
+    for (_, _, target), r in zip(pages, results, strict=True):
+        verdict = "ok" if r.pct(0.95) < TARGET_MS and not r.errors else "MISSED"
+        kind = "target" if target else "reported"
+        print(f"{r.name}: p95 {r.pct(0.95):.1f} ms ({kind} < {TARGET_MS:.0f} ms): {verdict}")
+
+
+if __name__ == "__main__":
+    main()
