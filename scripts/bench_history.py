@@ -30,6 +30,7 @@ from bench_web import (  # noqa: E402 (scripts/ is on sys.path)
     free_port,
     run_get,
     server_env,
+    start_gunicorn,
     vacuum,
     wait_for,
 )
@@ -104,21 +105,7 @@ def main() -> None:
     player = a_player(database_url)
 
     port = free_port()
-    gunicorn = Path(python).with_name("gunicorn")
-    server = subprocess.Popen(
-        [
-            str(gunicorn),
-            "azul_site.wsgi",
-            "--config",
-            str(ROOT / "gunicorn.conf.py"),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+    server = start_gunicorn(port, env)
     pages = [
         ("leaderboard page", "/leaderboard/", True),
         ("leaderboard API", "/api/leaderboard/", True),

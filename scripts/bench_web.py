@@ -446,6 +446,26 @@ def run_moves(pairs: list[MovingPair], seconds: float, max_requests: int) -> Res
     return Result("move submission (POST)", latencies, time.perf_counter() - started, errors[0])
 
 
+def start_gunicorn(port: int, env: dict[str, str], *options: str) -> subprocess.Popen:
+    """The site under gunicorn, as deployed (gunicorn.conf.py), on the loopback `port`."""
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    return subprocess.Popen(
+        [
+            str(gunicorn),
+            "azul_site.wsgi",
+            "--config",
+            str(ROOT / "gunicorn.conf.py"),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            *options,
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -499,22 +519,11 @@ def main() -> None:
     vacuum(database_url)
 
     port = free_port()
-    gunicorn = Path(python).with_name("gunicorn")
-    server = subprocess.Popen(
-        [
-            str(gunicorn),
-            "azul_site.wsgi",
-            "--config",
-            str(ROOT / "gunicorn.conf.py"),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-            *(["--workers", str(args.workers)] if args.workers else []),
-            *(["--threads", str(args.threads)] if args.threads else []),
-        ],
-        cwd=ROOT,
-        env=env,
+    server = start_gunicorn(
+        port,
+        env,
+        *(["--workers", str(args.workers)] if args.workers else []),
+        *(["--threads", str(args.threads)] if args.threads else []),
     )
     try:
         wait_for(port)
