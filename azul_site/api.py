@@ -12,6 +12,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.db import IntegrityError
 from drf_orjson_renderer.parsers import ORJSONParser
 from rest_framework import exceptions, serializers, status
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
@@ -43,6 +44,16 @@ class LimitedJSONParser(ORJSONParser):
                 raise PayloadTooLarge()
             stream = io.BytesIO(body)
         return super().parse(stream, media_type, parser_context)
+
+
+class PageNumbers(PageNumberPagination):
+    """The API's pages: `?page=N`, and `?page_size=` up to 100 (the view sets its default)."""
+
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+    def __init__(self, page_size: int) -> None:
+        self.page_size = page_size
 
 
 def validated_input(serializer_class: type[serializers.Serializer], data: Any) -> Any:

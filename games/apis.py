@@ -16,12 +16,11 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import exceptions, permissions, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from azul_site.api import LimitedJSONParser, validated_input
+from azul_site.api import LimitedJSONParser, PageNumbers, validated_input
 from games import exports, replays, selectors, services
 from games.export_serializers import (
     GameExportSerializer,
@@ -79,12 +78,6 @@ class HistoryOrSignedIn(permissions.BasePermission):
         if request.method == "GET" and _wants_history(request):
             return True
         return bool(request.user and request.user.is_authenticated)
-
-
-class HistoryPagination(PageNumberPagination):
-    page_size = selectors.HISTORY_PAGE_SIZE
-    page_size_query_param = "page_size"
-    max_page_size = 100
 
 
 class GameListApi(GameApiBase):
@@ -152,7 +145,7 @@ class GameListApi(GameApiBase):
         filters = GameHistoryFilter(request.query_params, queryset=selectors.finished_games())
         if not filters.is_valid():
             raise exceptions.ValidationError(filters.errors)
-        paginator = HistoryPagination()
+        paginator = PageNumbers(selectors.HISTORY_PAGE_SIZE)
         games = paginator.paginate_queryset(filters.qs, request, view=self)
         return paginator.get_paginated_response(selectors.history_rows(games))
 

@@ -1,23 +1,16 @@
 """The leaderboard API: public, paginated, thin over `ratings.selectors`."""
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from azul_site.api import validated_input
+from azul_site.api import PageNumbers, validated_input
 from games.models import Game
 from games.serializers import ErrorSerializer
 from ratings import selectors
 from ratings.serializers import LeaderboardFilterSerializer, LeaderboardPageSerializer
-
-
-class LeaderboardPagination(PageNumberPagination):
-    page_size = selectors.PAGE_SIZE
-    page_size_query_param = "page_size"
-    max_page_size = 100
 
 
 class LeaderboardApi(APIView):
@@ -47,7 +40,7 @@ class LeaderboardApi(APIView):
     def get(self, request: Request) -> Response:
         filters = validated_input(LeaderboardFilterSerializer, request.query_params)
         kind = {"variant": filters.get("variant"), "num_players": filters.get("players")}
-        paginator = LeaderboardPagination()
+        paginator = PageNumbers(selectors.PAGE_SIZE)
         records = paginator.paginate_queryset(selectors.leaderboard(**kind), request, view=self)
         first_rank = paginator.page.start_index()
         response = paginator.get_paginated_response(
