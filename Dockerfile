@@ -13,5 +13,8 @@ COPY . .
 # in; without it the image answers every page with a 500. The key only lets the production
 # settings load for this one command, so it is set here and never in the image's ENV.
 RUN DEBUG=0 SECRET_KEY=build-time-only-collectstatic-key python manage.py collectstatic --noinput
-EXPOSE 8000
+# The site on 8000 (gunicorn's synchronous workers); the same image runs the live process, which
+# serves the requests that wait for a game to change, on 8001 (docker-compose.yml's live service:
+# gunicorn azul_site.asgi:application with GUNICORN_WORKER_CLASS=uvicorn_worker.UvicornWorker).
+EXPOSE 8000 8001
 CMD ["gunicorn", "azul_site.wsgi:application", "--config", "gunicorn.conf.py"]

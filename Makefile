@@ -13,7 +13,7 @@ CELERY_ARGS ?= --loglevel=INFO
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer worker
+.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live worker worker-slow worker-analysis screenshots messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,20 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+screenshots: venv  ## The README's screenshots of the board (docs/screenshots/), through Chromium
+	DATABASE_URL='$(DATABASE_URL)' $(BIN)/python scripts/screenshots.py
+
+# Translations: the languages besides English (settings.LANGUAGES), and what makemessages skips
+# (tests/i18n/test_catalog.py runs it with the same arguments).
+LOCALES ?= ko
+MESSAGES_ARGS := --no-obsolete --ignore=staticfiles --ignore=artifacts --ignore=tests \
+	--ignore=scripts --ignore=docs
+
+messages: venv  ## Update locale/ from the marked strings (new ones to translate), then compile (needs gettext)
+	$(BIN)/python manage.py makemessages --domain django $(LOCALES:%=--locale %) $(MESSAGES_ARGS)
+	$(BIN)/python manage.py makemessages --domain djangojs $(LOCALES:%=--locale %) $(MESSAGES_ARGS)
+	$(BIN)/python manage.py compilemessages $(LOCALES:%=--locale %) --ignore='.*'
+
 fmt: venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
@@ -58,5 +72,14 @@ bench-history: venv  ## Leaderboard and history over 10,000 players and 100,000 
 bench-computer: venv  ## Computer's answer to a move, through a Celery worker and Redis
 	$(BIN)/python scripts/bench_computer.py
 
+bench-live: venv  ## Live updates: a move to the open boards, and how many boards one live process holds
+	$(BIN)/python scripts/bench_live.py
+
 worker: venv  ## Celery worker (needs CELERY_BROKER_URL or REDIS_URL)
 	$(BIN)/celery -A azul_site worker $(CELERY_ARGS)
+
+worker-slow: venv  ## The worker of the slow computer levels' moves (master): a queue of its own
+	$(BIN)/celery -A azul_site worker -Q slow_moves --concurrency 1 -n slow@%h $(CELERY_ARGS)
+
+worker-analysis: venv  ## The post-game analyses' worker: its own queue, one at a time, at low priority
+	nice -n 10 $(BIN)/celery -A azul_site worker -Q analysis --concurrency 1 -n analysis@%h $(CELERY_ARGS)

@@ -14,6 +14,15 @@ share its interpreter lock, so more threads add lock hand-offs rather than throu
 Workers default to gunicorn's rule of thumb, 2 x cores + 1; WEB_CONCURRENCY overrides, and
 GUNICORN_THREADS above 1 switches to threaded (`gthread`) workers with keep-alive. Each worker
 freezes its heap (`gc.freeze`) once warmed up, as explained below.
+
+The live process (README, "Serving") uses this file too, with uvicorn workers for the ASGI
+application, which serve the requests that wait for a game to change without holding a worker:
+
+    GUNICORN_WORKER_CLASS=uvicorn_worker.UvicornWorker WEB_CONCURRENCY=1 \
+        gunicorn azul_site.asgi:application --config gunicorn.conf.py --bind 0.0.0.0:8001
+
+A synchronous worker never keeps a request waiting (`games.live.can_wait`): one that reached it
+is answered at once.
 """
 
 import gc
@@ -23,8 +32,9 @@ import os
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1))
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
-worker_class = "sync" if threads == 1 else "gthread"
-keepalive = 30  # for gthread workers; synchronous workers close each connection after its response
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS") or ("sync" if threads == 1 else "gthread")
+# For gthread and uvicorn workers; synchronous workers close each connection after its response.
+keepalive = 30
 
 
 # A worker's first requests finish loading the site (lazy imports, templates, URL patterns, DRF's

@@ -1,31 +1,59 @@
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.http import HttpRequest
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
+from accounts import services
 from accounts.models import (
     DELIVERY_FIELDS,
     VACATION_DAYS_A_YEAR,
     Delivery,
     Profile,
-    time_zone_choices,
 )
+from accounts.time_zones import UTC, TimeZoneField, grouped_time_zone_choices
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up (ACCOUNT_FORMS["signup"]), with the player's time zone: a hidden field
+    that a few lines of the page's script fill with the browser's zone
+    (`Intl.DateTimeFormat().resolvedOptions().timeZone`). Without script it is empty, and the
+    player starts on UTC. A zone the server does not know is refused, and the field then shows
+    as the settings page's picker, for the player to choose from."""
+
+    time_zone = TimeZoneField(
+        label=_("Time zone"), required=False, widget=forms.HiddenInput, initial=""
+    )
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if "time_zone" in self.errors:
+            self.fields["time_zone"].widget = forms.Select(choices=grouped_time_zone_choices())
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data.get("time_zone") or UTC
+
+    def custom_signup(self, request: HttpRequest, user: AbstractBaseUser) -> None:
+        super().custom_signup(request, user)
+        services.profile_update(user=user, time_zone=self.cleaned_data["time_zone"])
 
 
 class ProfileForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(
-        choices=time_zone_choices,
-        error_messages={
-            "invalid_choice": "“%(value)s” is not a known time zone. Choose one from the list, "
-            "such as Europe/Paris or America/New_York."
-        },
-        help_text=Profile._meta.get_field("time_zone").help_text,
+    time_zone = TimeZoneField(
+        label=_("Time zone"), help_text=Profile._meta.get_field("time_zone").help_text
     )
 
     class Meta:
         model = Profile
         fields = ["display_name", "time_zone", *DELIVERY_FIELDS, "email_digest"]
+        labels = {"display_name": _("Display name")}
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        # The picker lists the regions' zones; a player on an older alias still sees theirs.
+        self.fields["time_zone"].choices = grouped_time_zone_choices(self.instance.time_zone)
 
     def profile_fields(self) -> list[forms.BoundField]:
         return [self["display_name"], self["time_zone"]]
@@ -45,17 +73,22 @@ class ProfileForm(forms.ModelForm):
             if held:
                 self.add_error(
                     "email_digest",
-                    "You chose the daily digest for emails "
-                    f"{', '.join(held)}: turn the digest on, or choose another option for those.",
+                    gettext(
+                        "You chose the daily digest for emails %(kinds)s: turn the digest on, or"
+                        " choose another option for those."
+                    )
+                    % {"kinds": ", ".join(held)},
                 )
         return cleaned
 
 
 class VacationForm(forms.Form):
     days = forms.IntegerField(
-        label="Days away",
+        label=_("Days away"),
         min_value=1,
         max_value=VACATION_DAYS_A_YEAR,
-        help_text="Your clocks stop from now for this many days: every deadline of yours moves "
-        "by that much, and no reminder or timeout reaches you meanwhile.",
+        help_text=_(
+            "Your clocks stop from now for this many days: every deadline of yours moves "
+            "by that much, and no reminder or timeout reaches you meanwhile."
+        ),
     )

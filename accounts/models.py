@@ -8,6 +8,7 @@ from django.contrib.auth.models import UserManager as BaseUserManager
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class UserManager(BaseUserManager):
@@ -23,6 +24,9 @@ class User(AbstractUser):
 
     objects = UserManager()
 
+    # `username` is also indexed for finding a player by its start (`UPPER(username)
+    # text_pattern_ops` on PostgreSQL: migration 0007_player_search_indexes).
+
 
 @cache
 def time_zone_names() -> tuple[str, ...]:
@@ -36,8 +40,10 @@ def time_zone_choices() -> list[tuple[str, str]]:
 def validate_time_zone(value: str) -> None:
     if value not in time_zone_names():
         raise ValidationError(
-            "“%(value)s” is not a known time zone. Choose one from the list, such as "
-            "Europe/Paris or America/New_York.",
+            _(
+                "“%(value)s” is not a known time zone. Choose one from the list, such as "
+                "Europe/Paris or America/New_York."
+            ),
             code="invalid_time_zone",
             params={"value": value},
         )
@@ -46,9 +52,9 @@ def validate_time_zone(value: str) -> None:
 class Delivery(models.TextChoices):
     """How a player wants one kind of notification email."""
 
-    IMMEDIATELY = "immediate", "Immediately"
-    DIGEST = "digest", "In the daily digest"
-    NEVER = "never", "Never"
+    IMMEDIATELY = "immediate", _("Immediately")
+    DIGEST = "digest", _("In the daily digest")
+    NEVER = "never", _("Never")
 
 
 # The profile's per-kind delivery choices; the daily digest itself is on or off (`email_digest`).
@@ -70,64 +76,76 @@ class Profile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     display_name = models.CharField(
-        max_length=40, blank=True, help_text="Shown to other players instead of your username."
+        max_length=40, blank=True, help_text=_("Shown to other players instead of your username.")
     )
     time_zone = models.CharField(
         max_length=64,
         default="UTC",
         choices=time_zone_choices,
         validators=[validate_time_zone],
-        help_text="Deadlines and dates are shown in this time zone.",
+        help_text=_("Deadlines and dates are shown in this time zone."),
+    )
+    # The language of the emails this player gets (the pages follow the browser, or the
+    # language switcher's cookie): the one they signed up in, then the one they last chose with
+    # the switcher while signed in (azul_site.i18n.set_language).
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
     )
     # One column per kind of email, rather than one JSON document of preferences: each is a
     # plain choice the database checks and the model form validates and renders as it is, and
     # the notifications sweep can filter on them in SQL. A new kind is a new column (a migration),
     # which is also where its default for existing players is decided.
     email_your_turn = models.CharField(
-        "When it is my turn",
+        _("When it is my turn"),
         max_length=9,
         choices=Delivery.choices,
         default=Delivery.IMMEDIATELY,
-        help_text="Sent a couple of minutes after the move, unless you have the game open.",
+        help_text=_("Sent a couple of minutes after the move, unless you have the game open."),
     )
     email_invitation = models.CharField(
-        "When I am invited to a game",
+        _("When I am invited to a game"),
         max_length=9,
         choices=Delivery.choices,
         default=Delivery.IMMEDIATELY,
     )
     email_game_started = models.CharField(
-        "When a game I joined starts",
+        _("When a game I joined starts"),
         max_length=9,
         choices=Delivery.choices,
         default=Delivery.IMMEDIATELY,
     )
     email_game_over = models.CharField(
-        "When a game ends",
+        _("When a game ends"),
         max_length=9,
         choices=Delivery.choices,
         default=Delivery.IMMEDIATELY,
-        help_text="With the final scores.",
+        help_text=_("With the final scores."),
     )
     email_reminder = models.CharField(
-        "When my time to move is running out",
+        _("When my time to move is running out"),
         max_length=9,
         choices=Delivery.choices,
         default=Delivery.IMMEDIATELY,
-        help_text="Once per turn, when 80% of the time for the move has passed.",
+        # xgettext:no-python-format
+        help_text=_("Once per turn, when 80% of the time for the move has passed."),
     )
     email_timeout = models.CharField(
-        "When the server moved for me",
+        _("When the server moved for me"),
         max_length=9,
         choices=Delivery.choices,
         default=Delivery.IMMEDIATELY,
-        help_text="After the time for a move ran out.",
+        help_text=_("After the time for a move ran out."),
     )
     email_digest = models.BooleanField(
-        "Send me a daily digest",
+        _("Send me a daily digest"),
         default=True,
-        help_text="At 08:00 in your time zone, only on days when a game is waiting for you "
-        "or something was held for the digest.",
+        help_text=_(
+            "At 08:00 in your time zone, only on days when a game is waiting for you "
+            "or something was held for the digest."
+        ),
     )
     # Vacation: the player's clocks stop until then (VACATION_DAYS_A_YEAR at most, counted in
     # the calendar year each vacation starts).
@@ -144,6 +162,8 @@ class Profile(models.Model):
                 name="profile_email_delivery_choice",
             ),
         ]
+        # `display_name` is indexed for finding a player by its start (`UPPER(display_name)
+        # text_pattern_ops` on PostgreSQL: migration 0007_player_search_indexes).
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"

@@ -1,7 +1,9 @@
 """Writes for accounts: profiles and API tokens."""
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils import translation
 from rest_framework.authtoken.models import Token
 
 from accounts.models import DELIVERY_FIELDS, Profile
@@ -10,8 +12,25 @@ PROFILE_EDITABLE_FIELDS = ("display_name", "time_zone", *DELIVERY_FIELDS, "email
 
 
 def profile_create(*, user: AbstractBaseUser) -> Profile:
-    profile, _ = Profile.objects.get_or_create(user=user)
+    # A new player's emails come in the language they signed up in (the request's).
+    profile, _ = Profile.objects.get_or_create(user=user, defaults={"language": current_language()})
     return profile
+
+
+def current_language() -> str:
+    """The active language as one of settings.LANGUAGES (LANGUAGE_CODE when none is)."""
+    try:
+        return translation.get_supported_language_variant(
+            translation.get_language() or settings.LANGUAGE_CODE
+        )
+    except LookupError:
+        return settings.LANGUAGE_CODE
+
+
+def profile_language_set(*, user: AbstractBaseUser, language: str) -> None:
+    """Remember the language a signed-in player chose, for the emails they get."""
+    if language in dict(settings.LANGUAGES):
+        Profile.objects.filter(user=user).exclude(language=language).update(language=language)
 
 
 def profile_update(*, user: AbstractBaseUser, **changes) -> Profile:

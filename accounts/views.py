@@ -5,10 +5,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import selectors, services
+from accounts import selectors, services, verification
 from accounts.forms import ProfileForm, VacationForm
+from accounts.templatetags.local_time import local_time
 from games import selectors as games_selectors
 from games.errors import GameError
 from games.filters import GameHistoryFilter
@@ -60,7 +62,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         form = ProfileForm(request.POST, instance=profile)
         if form.is_valid():
             services.profile_update(user=request.user, **form.cleaned_data)
-            messages.success(request, "Your settings were saved.")
+            messages.success(request, gettext("Your settings were saved."))
             return redirect("accounts:settings")
         return _settings_page(request, form)
     return _settings_page(request, ProfileForm(instance=profile))
@@ -76,10 +78,12 @@ def vacation_view(request: HttpRequest) -> HttpResponse:
         except GameError as exc:
             form.add_error("days", exc.message)
         else:
+            with timezone.override(_zone(profile)):
+                until = local_time(profile.vacation_until, "l j F, H:i")
             messages.success(
                 request,
-                f"Enjoy your vacation: your clocks are stopped until "
-                f"{timezone.localtime(profile.vacation_until, _zone(profile)):%A %d %B, %H:%M %Z}.",
+                gettext("Enjoy your vacation: your clocks are stopped until %(until)s.")
+                % {"until": until},
             )
             return redirect("accounts:settings")
     profile = selectors.profile_for(user=request.user)
@@ -105,5 +109,39 @@ def token_create_view(request: HttpRequest) -> HttpResponse:
 @require_POST
 def token_revoke_view(request: HttpRequest) -> HttpResponse:
     if services.token_revoke(user=request.user):
-        messages.success(request, "Your API token was revoked; programs using it are locked out.")
+        messages.success(
+            request, gettext("Your API token was revoked; programs using it are locked out.")
+        )
     return redirect("accounts:settings")
+
+
+@require_POST
+def verification_resend_view(request: HttpRequest) -> HttpResponse:
+    """The "send it again" button of the "verify your email" page (`accounts.verification`)."""
+    outcome, response = verification.resend(request)
+    if response is not None:
+        return response
+    if outcome is verification.Resent.NOTHING_PENDING:
+        messages.info(
+            request,
+            gettext(
+                "Log in with your username and password: if your email address is not "
+                "confirmed yet, we send you a new link."
+            ),
+        )
+        return redirect("account_login")
+    if outcome is verification.Resent.TOO_SOON:
+        minutes = verification.cooldown_minutes()
+        messages.warning(
+            request,
+            ngettext(
+                "We sent you an email less than a minute ago: look for it (in your spam "
+                "folder too) before asking for another.",
+                "We sent you an email less than %(minutes)d minutes ago: look for it (in your "
+                "spam folder too) before asking for another.",
+                minutes,
+            )
+            % {"minutes": minutes},
+        )
+    # On SENT allauth has said "Confirmation email sent to ...".
+    return redirect("account_email_verification_sent")

@@ -1,7 +1,7 @@
 """Site-wide DRF plumbing: one error shape for every API error, and a size-limited JSON parser.
 
-Every error body is `{"detail": "<what was wrong>", ...}`: game service errors add their `code`
-(and `current_ply` for a stale move), validation errors add the per-field `errors`.
+Every error body is `{"detail": "<what was wrong>", ...}`: game service errors add their `code`,
+every 409 about a game its `current_ply`, and validation errors the per-field `errors`.
 """
 
 import io
@@ -9,14 +9,17 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.db import IntegrityError
+from django.db import DatabaseError, IntegrityError
+from django.utils.translation import gettext
 from drf_orjson_renderer.parsers import ORJSONParser
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
-from games.errors import GameError
+from games.errors import GameError, GameNotFound
+from games.models import Game
+from games.selectors import game_pk
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -25,7 +28,10 @@ class PayloadTooLarge(exceptions.APIException):
 
     def __init__(self) -> None:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        super().__init__(f"The request body is too large: at most {limit} bytes are accepted.")
+        super().__init__(
+            gettext("The request body is too large: at most %(limit)s bytes are accepted.")
+            % {"limit": limit}
+        )
 
 
 class LimitedJSONParser(ORJSONParser):
@@ -83,24 +89,49 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     return [f"{where}: {detail}" if where else str(detail)]
 
 
+def _current_ply(context: dict[str, Any]) -> dict[str, int]:
+    """`{"current_ply": N}` for the game the request names (its `game_id` URL part), read now;
+    empty when the request names no game, or no game that exists.
+
+    Read here, on the way out of a refusal, rather than by every raiser: the move path knows the
+    ply and puts it on its errors itself; the rarer 409s (joining a full game, answering an
+    invitation to a game that started) are told it at the cost of this one query."""
+    game_id = (context.get("kwargs") or {}).get("game_id")
+    if game_id is None:
+        return {}
+    try:
+        ply = Game.objects.filter(pk=game_pk(game_id)).values_list("ply", flat=True).first()
+    except (GameNotFound, DatabaseError):
+        return {}
+    return {} if ply is None else {"current_ply": ply}
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
+        body = exc.as_dict()
+        if exc.status_code == status.HTTP_409_CONFLICT and "current_ply" not in body:
+            body.update(_current_ply(context))
         set_rollback()
-        return Response(exc.as_dict(), status=exc.status_code)
+        return Response(body, status=exc.status_code)
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
     if isinstance(exc, IntegrityError):
         # Services map the races they expect; anything else is still a conflict, not a crash.
+        body = {
+            "detail": gettext("The request conflicted with a simultaneous change: try again."),
+            "code": "conflict",
+            **_current_ply(context),
+        }
         set_rollback()
-        return Response(
-            {"detail": "The request conflicted with a simultaneous change: try again."},
-            status=status.HTTP_409_CONFLICT,
-        )
+        return Response(body, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, exceptions.ValidationError):
         set_rollback()
         messages = _flatten(exc.detail)
         return Response(
-            {"detail": "Invalid input: " + "; ".join(messages), "errors": exc.detail},
+            {
+                "detail": gettext("Invalid input: %(errors)s") % {"errors": "; ".join(messages)},
+                "errors": exc.detail,
+            },
             status=exc.status_code,
         )
     response = exception_handler(exc, context)

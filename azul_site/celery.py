@@ -31,7 +31,9 @@ RETRYING = {
 """The options of the site's tasks, all safe to run twice (`shared_task(**RETRYING)`)."""
 
 
-def send(task: str, args: list[Any], countdown: float | None = None) -> bool:
+def send(
+    task: str, args: list[Any], countdown: float | None = None, queue: str | None = None
+) -> bool:
     """Send the task registered as `task` with `args`; False if it could not be sent.
 
     Whatever was to be done is in the database already, and the periodic sweeps find what no
@@ -44,7 +46,8 @@ def send(task: str, args: list[Any], countdown: float | None = None) -> bool:
     if broker_outage.skipping():
         return False
     try:
-        app.signature(task, args=args).apply_async(countdown=countdown or None)
+        options = {"queue": queue} if queue else {}
+        app.signature(task, args=args).apply_async(countdown=countdown or None, **options)
     except Exception as exc:
         # In-process (eager) tasks raise their own errors here too: the write stands either way.
         if app.conf.task_always_eager:

@@ -54,15 +54,20 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "ratings",
+    "analysis",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session, before anything that reads the language (CommonMiddleware, views).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The signed-in player's time zone for every time a page shows.
+    "accounts.middleware.time_zone_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -81,6 +86,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE and LANGUAGES, for <html lang> and the language switcher.
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "azul_site.context_processors.nav_urls",
@@ -147,6 +154,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 0,
 }
 CELERY_TASK_PUBLISH_RETRY = False
+# Post-game analyses run for minutes: they have a queue of their own, served by a worker of its
+# own (`make worker-analysis`), so that they never hold up a live game's computer move.
+CELERY_TASK_ROUTES = {"analysis.tasks.analyse_game": {"queue": "analysis"}}
+# Search time per analysed game (shared among its positions) and per position, in seconds.
+# In-process (no broker), the analysis runs in the request that asks for it: keep it short.
+ANALYSIS_SECONDS_PER_GAME = env.float(
+    "ANALYSIS_SECONDS_PER_GAME", default=10.0 if CELERY_TASK_ALWAYS_EAGER else 120.0
+)
+ANALYSIS_MIN_SECONDS_PER_MOVE = env.float("ANALYSIS_MIN_SECONDS_PER_MOVE", default=0.05)
+ANALYSIS_MAX_SECONDS_PER_MOVE = env.float("ANALYSIS_MAX_SECONDS_PER_MOVE", default=4.0)
 # Every minute: deadlines (timeouts and reminders) and computer turns left waiting
 # (games.tasks.sweep); mail still pending and the daily digests (notifications.tasks.sweep).
 # `make run`, which has no beat, runs both with `manage.py sweep --every 60`.
@@ -171,6 +188,11 @@ NOTIFY_MAX_ATTEMPTS = env.int("NOTIFY_MAX_ATTEMPTS", default=6)
 NOTIFY_DIGEST_HOUR = env.int("NOTIFY_DIGEST_HOUR", default=8)
 # How long an email's one-click unsubscribe link works.
 NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS", default=90)
+CELERY_BEAT_SCHEDULE["analysis-sweep"] = {
+    "task": "analysis.tasks.sweep",
+    "schedule": 600.0,
+    "options": {"expires": 590},
+}
 CELERY_BEAT_SCHEDULE["notifications-sweep"] = {
     "task": "notifications.tasks.sweep",
     "schedule": 60.0,
@@ -195,7 +217,7 @@ elif env.str("EMAIL_HOST", default=""):
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 EMAIL_TIMEOUT = 10
-DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Azul <noreply@localhost>")
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default=f"{SITE_NAME} <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Accounts.
@@ -220,10 +242,16 @@ ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True
-ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = False
+# Following the emailed link signs the player in, in the browser (session) they signed up in and
+# within ACCOUNT_LOGIN_TIMEOUT (allauth's 15 minutes) of signing up; anywhere else, or later, it
+# confirms the address and the player logs in with their password (accounts.adapter says so).
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Azul] "
+# Emails name the site by SITE_NAME, subject prefix included ("[Azul] "): accounts.adapter.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Sign-up also takes the browser's time zone.
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_RATE_LIMITS = {
     # Kept looser than axes (5 per username+IP) so axes answers first with its 429 page; this
@@ -240,6 +268,9 @@ AXES_RESET_ON_SUCCESS = True
 # Each attempt during a lockout restarts the cool-off, so "try again in N minutes" stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
 AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
+# Behind a proxy (docker-compose.yml's nginx), allauth's per-address rate limits read the client's
+# address from X-Forwarded-For, trusting this many proxies; 0 reads REMOTE_ADDR.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(
     "AXES_IPWARE_META_PRECEDENCE_ORDER", default=["REMOTE_ADDR"]
 )
@@ -287,13 +318,25 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several resources have a `status` with their own values: each enum gets its own name.
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": ["open", "active", "finished", "aborted"],
+        "AnalysisStatusEnum": ["pending", "done", "failed"],
+    },
 }
 
-LANGUAGE_CODE = "en-us"
+# Languages. A visitor's language is the one they chose with the switcher in the header (a
+# cookie, set by `i18n/setlang/`), else the first of LANGUAGES that their browser asks for
+# (Accept-Language), else LANGUAGE_CODE. Emails go in the recipient's Profile.language.
+# Translations live in locale/ (`make messages` updates and compiles them; the compiled .mo
+# files are committed, so a machine without gettext serves them).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ko", "한국어")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
-# The site is in English only: without the translation machinery, every URL reversal, date and
-# template tag is cheaper.
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -1,8 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from azul_site import views
+from azul_site import i18n, views
 
 # The API first: URLs are tried in order, and API calls are the most frequent requests.
 urlpatterns = [
@@ -10,12 +11,23 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("games.api_urls")),
     path("api/", include("ratings.api_urls")),
+    path("api/", include("analysis.api_urls")),
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    # Browsers and feed readers ask for /favicon.ico whatever the page links (base.html links the
+    # SVG): send them to the static file, which is served with its long cache lifetime.
+    path("favicon.ico", views.favicon, name="favicon"),
+    path("rules/", views.rules, name="rules"),
+    # The language switcher posts to `set_language`. Page scripts call `gettext()` once the
+    # catalog is loaded: <script src="{% url 'javascript-catalog' %}"> before them.
+    path("i18n/setlang/", i18n.set_language, name="set_language"),
+    # Only our own strings (locale/), not those of the admin's scripts.
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["games"]), name="javascript-catalog"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("ratings.urls")),
+    path("", include("analysis.urls")),
     path("notifications/", include("notifications.urls")),
     path("admin/", admin.site.urls),
 ]

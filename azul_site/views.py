@@ -1,16 +1,25 @@
 from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from azul_site import cache as site_cache
+from games.display import wall_pattern
+from games.engine import FLOOR_PENALTY
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules of Azul in the site's own words, with the colored wall's pattern."""
+    return render(request, "rules.html", {"wall": wall_pattern(), "floor_penalties": FLOOR_PENALTY})
 
 
 def _database() -> str:
@@ -39,3 +48,12 @@ def healthz(request: HttpRequest) -> JsonResponse:
     body = {"status": "ok" if database == "ok" else "error", "database": database}
     body["cache"] = _cache()
     return JsonResponse(body, status=200 if database == "ok" else 503)
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for on their own: a redirect to the static icon (whose
+    URL carries its hash in production), cached a day so that browsers do not ask each visit."""
+    response = redirect(static("favicon.ico"))
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -18,5 +18,29 @@ urlpatterns = [
     path("games/<str:game_id>/join/", apis.GameJoinApi.as_view(), name="join"),
     path("games/<str:game_id>/invitation/", apis.GameInvitationApi.as_view(), name="invitation"),
     path("games/<str:game_id>/cancel/", apis.GameCancelApi.as_view(), name="cancel"),
+    path(
+        "games/<str:game_id>/seats/<str:position>/invite/",
+        apis.GameSeatInviteApi.as_view(),
+        name="seat_invite",
+    ),
+    path(
+        "games/<str:game_id>/seats/<str:position>/open/",
+        apis.GameSeatOpenApi.as_view(),
+        name="seat_open",
+    ),
+    path("games/<str:game_id>/resign/", apis.GameResignApi.as_view(), name="resign"),
+    path("games/<str:game_id>/rematch/", apis.GameRematchApi.as_view(), name="rematch"),
     path("games/<str:game_id>/export/", apis.GameExportApi.as_view(), name="export"),
+    path("lobby/", apis.LobbyApi.as_view(), name="lobby"),
+    path("invitations/", apis.InvitationListApi.as_view(), name="invitations"),
+    path(
+        "invitations/<str:game_id>/accept/",
+        apis.InvitationAcceptApi.as_view(),
+        name="invitation_accept",
+    ),
+    path(
+        "invitations/<str:game_id>/decline/",
+        apis.InvitationDeclineApi.as_view(),
+        name="invitation_decline",
+    ),
 ]

@@ -8,6 +8,9 @@ them for the OpenAPI schema (a test keeps the two in step) but are not run on ea
 building DRF's field tree costs more than the rest of a move submission.
 """
 
+from typing import Any
+
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -21,7 +24,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from azul_site.api import LimitedJSONParser, PageNumbers, validated_input
-from games import exports, replays, selectors, services
+from games import exports, live, replays, selectors, services
+from games.errors import InvalidAction
 from games.export_serializers import (
     GameExportSerializer,
     ImportErrorSerializer,
@@ -38,7 +42,9 @@ from games.serializers import (
     HistoryPageSerializer,
     InvitationInputSerializer,
     LegalMovesSerializer,
+    LobbyPageSerializer,
     MoveInputSerializer,
+    SeatInviteInputSerializer,
     StatusFilterSerializer,
 )
 
@@ -48,7 +54,10 @@ ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="malformed or invalid input"),
     403: OpenApiResponse(ErrorSerializer, description="not your game, or not your turn"),
     404: OpenApiResponse(ErrorSerializer, description="no such game"),
-    409: OpenApiResponse(ErrorSerializer, description="the game moved on or cannot do that now"),
+    409: OpenApiResponse(
+        ErrorSerializer,
+        description="the game moved on, or cannot do that now; `current_ply` says where it is",
+    ),
     413: OpenApiResponse(ErrorSerializer, description="request body too large"),
 }
 
@@ -171,10 +180,77 @@ class GameListApi(GameApiBase):
         return self.game_view_response(request, game, status.HTTP_201_CREATED)
 
 
+def _answers_now(view: dict[str, Any]) -> bool:
+    """Nothing to wait for: it is the viewer's turn, or the game is over."""
+    return view["viewer_can_move"] or view["status"] in (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
 class GameDetailApi(GameApiBase):
-    @extend_schema(summary="A game", responses={200: GameViewSerializer, 404: ERRORS[404]})
+    """A game; with `wait_for_turn`, a long-poll (`games.live`), served by the live process in
+    production (README, "Serving")."""
+
+    @extend_schema(
+        summary="A game; or wait for your turn",
+        description=(
+            "The game as you see it, with its version as the `ETag`. `If-None-Match` with that"
+            " ETag answers 304 (no body) while the game is unchanged.\n\n"
+            "`wait_for_turn=N` (seconds, 0 to 60) waits without polling: the answer comes as"
+            " soon as it is your turn or the game changes (from the version named by"
+            " `If-None-Match`, or else from the game as the request found it), and at once when"
+            " it is your turn already, the game is over, or `If-None-Match` names an older"
+            " version. After N seconds with no change it is the unchanged game (304 with"
+            " `If-None-Match`). A script waits for its turn with a loop of such requests,"
+            " sending the last ETag it got. A change reaches a waiting request within about a"
+            " quarter of a second."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "wait_for_turn",
+                {"type": "number", "minimum": 0, "maximum": live.MAX_WAIT_SECONDS},
+                description="seconds to wait for your turn or a change (0 to 60; 0: no wait)",
+            ),
+            OpenApiParameter(
+                "If-None-Match",
+                str,
+                OpenApiParameter.HEADER,
+                description="the `ETag` of the version you have",
+            ),
+            OpenApiParameter(
+                "ETag",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200, 304],
+                description="the game's version as you see it",
+            ),
+        ],
+        responses={
+            200: GameViewSerializer,
+            304: OpenApiResponse(description="unchanged from the version in `If-None-Match`"),
+            400: OpenApiResponse(ErrorSerializer, description="`wait_for_turn` out of range"),
+            404: ERRORS[404],
+        },
+    )
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_view_cached(game_id=game_id, viewer=request.user))
+        try:
+            seconds = live.wait_seconds(request.query_params.get("wait_for_turn"))
+        except live.BadWait as exc:
+            raise exceptions.ValidationError({"wait_for_turn": [str(exc)]}) from None
+        viewer = request.user
+        version = selectors.game_version(game_id=game_id, viewer=viewer)
+        tag, tags = live.etag(version), live.if_none_match(request)
+        view = None  # not needed for a 304
+        waits = seconds and (not tags or live.matches(tags, tag))
+        if waits and live.can_wait(request._request):
+            view = selectors.game_view_cached(game_id=game_id, viewer=viewer, version=version)
+            if not _answers_now(view) and live.wait_for_change(version, seconds):
+                version = selectors.game_version(game_id=game_id, viewer=viewer)
+                tag, view = live.etag(version), None
+        headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
+        if live.matches(tags, tag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        if view is None:
+            view = selectors.game_view_cached(game_id=game_id, viewer=viewer, version=version)
+        return Response(view, headers=headers)
 
 
 class GameLegalMovesApi(GameApiBase):
@@ -191,12 +267,14 @@ class GameLegalMovesApi(GameApiBase):
 class GameLogApi(GameApiBase):
     @extend_schema(
         summary="The game's log: every deal and move",
+        description=(
+            "One consistent view: `ply` is the number of `entries`, all read in one statement,"
+            " so it always agrees with them, even while players move."
+        ),
         responses={200: GameLogSerializer, 404: ERRORS[404]},
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id=game_id)
-        entries = selectors.game_log(game=game)
-        return Response(GameLogSerializer({"ply": game.ply, "entries": entries}).data)
+        return Response(GameLogSerializer(selectors.game_log_view(game_id=game_id)).data)
 
 
 class GameMovesApi(GameApiBase):
@@ -230,7 +308,11 @@ class GameJoinApi(GameApiBase):
 class GameInvitationApi(GameApiBase):
     @extend_schema(
         summary="Accept or decline an invitation",
-        description="Declining opens the seat to anyone in the lobby; the game goes on filling.",
+        description=(
+            "Declining leaves the seat declined (not open to the lobby) and tells the creator,"
+            " who invites someone else to it (`POST /api/games/{id}/seats/{position}/invite/`),"
+            " opens it (`.../open/`) or cancels the game."
+        ),
         request=InvitationInputSerializer,
         responses={200: GameViewSerializer, **ERRORS},
     )
@@ -242,6 +324,92 @@ class GameInvitationApi(GameApiBase):
         return self.game_view_response(request, game)
 
 
+PAGE_PARAMETERS = [
+    OpenApiParameter("page", int, description="page number, from 1"),
+    OpenApiParameter("page_size", int, description="games per page (at most 100)"),
+]
+LOBBY_PAGE_SIZE = 20
+
+
+def _lobby_page(request: Request, view: APIView, games: Any) -> Response:
+    paginator = PageNumbers(LOBBY_PAGE_SIZE)
+    page = paginator.paginate_queryset(games, request, view=view)
+    return paginator.get_paginated_response(selectors.lobby_rows(page, viewer=request.user))
+
+
+class LobbyApi(GameApiBase):
+    # The lobby is public, as its page is: joining needs signing in.
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="Games waiting for players",
+        operation_id="lobby_list",
+        description=(
+            "Games with a seat anyone may take, newest first, paginated; readable without"
+            " signing in. The caller's own waiting games are listed too (`is_mine`), and games"
+            " they already sit in or are invited to are not. Take a seat with"
+            " `POST /api/games/{id}/join/` where `can_join`."
+        ),
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: LobbyPageSerializer,
+            404: OpenApiResponse(ErrorSerializer, description="no such page"),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        games = selectors.lobby_games(user=request.user, include_own=True)
+        return _lobby_page(request, self, games)
+
+
+class InvitationListApi(GameApiBase):
+    @extend_schema(
+        summary="My pending invitations",
+        operation_id="invitations_list",
+        description=(
+            "Games the caller is invited to and has not answered yet, newest first, paginated."
+            " Answer with `POST /api/invitations/{game_id}/accept/` or `.../decline/` (or"
+            " `POST /api/games/{id}/invitation/` with `accept`)."
+        ),
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: LobbyPageSerializer,
+            401: OpenApiResponse(ErrorSerializer, description="sign in"),
+            404: OpenApiResponse(ErrorSerializer, description="no such page"),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        return _lobby_page(request, self, selectors.pending_invitations(user=request.user))
+
+
+class InvitationAnswerApi(GameApiBase):
+    """`POST /api/invitations/{game_id}/accept/` and `.../decline/`: the invitation answer
+    without a body (`GameInvitationApi` takes it as `{"accept": bool}`)."""
+
+    accept = True
+
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.invitation_respond(game_id=game_id, user=request.user, accept=self.accept)
+        return self.game_view_response(request, game)
+
+
+ANSWER_RESPONSES = {200: GameViewSerializer, 404: ERRORS[404], 409: ERRORS[409]}
+
+
+@extend_schema(
+    summary="Accept an invitation",
+    description="The game starts once every seat is filled.",
+    request=None,
+    responses=ANSWER_RESPONSES,
+)
+class InvitationAcceptApi(InvitationAnswerApi):
+    accept = True
+
+
+@extend_schema(summary="Decline an invitation", request=None, responses=ANSWER_RESPONSES)
+class InvitationDeclineApi(InvitationAnswerApi):
+    accept = False
+
+
 class GameCancelApi(GameApiBase):
     @extend_schema(
         summary="Cancel a game that has not started (creator only)",
@@ -251,6 +419,119 @@ class GameCancelApi(GameApiBase):
     def post(self, request: Request, game_id: str) -> Response:
         game = services.game_cancel(game_id=game_id, user=request.user)
         return self.game_view_response(request, game)
+
+
+def _position(value: str) -> int:
+    """A seat position from the URL (from 0); a 404 in the API's JSON when it cannot be one."""
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidAction(
+            gettext("There is no seat %(seat)s.") % {"seat": repr(value)}, status_code=404
+        ) from None
+
+
+SEAT_RESPONSES = {
+    200: GameViewSerializer,
+    400: ERRORS[400],
+    403: OpenApiResponse(ErrorSerializer, description="only the game's creator may"),
+    404: OpenApiResponse(ErrorSerializer, description="no such game or seat"),
+    409: OpenApiResponse(
+        ErrorSerializer,
+        description=(
+            "the game is not waiting for players, the seat is not declined or unanswered, or"
+            " the player already has a seat"
+        ),
+    ),
+}
+
+
+class GameSeatInviteApi(GameApiBase):
+    @extend_schema(
+        summary="Invite someone to a seat (creator only)",
+        description=(
+            "For a game waiting for players: give the seat at `position` (from 0), whose"
+            " invitation was declined or is not answered yet, to another player, who is invited"
+            " (an unanswered invitation to it is withdrawn)."
+        ),
+        request=SeatInviteInputSerializer,
+        responses=SEAT_RESPONSES,
+    )
+    def post(self, request: Request, game_id: str, position: str) -> Response:
+        data = validated_input(SeatInviteInputSerializer, request.data)
+        game = services.seat_invite(
+            game_id=game_id,
+            user=request.user,
+            position=_position(position),
+            username=data["username"],
+        )
+        return self.game_view_response(request, game)
+
+
+class GameSeatOpenApi(GameApiBase):
+    @extend_schema(
+        summary="Open a seat to the lobby (creator only)",
+        description=(
+            "For a game waiting for players: the seat at `position` (from 0), whose invitation"
+            " was declined or is not answered yet, becomes open: anyone may join it from the"
+            " lobby."
+        ),
+        request=None,
+        responses=SEAT_RESPONSES,
+    )
+    def post(self, request: Request, game_id: str, position: str) -> Response:
+        game = services.seat_open(game_id=game_id, user=request.user, position=_position(position))
+        return self.game_view_response(request, game)
+
+
+class GameResignApi(GameApiBase):
+    @extend_schema(
+        summary="Resign",
+        description=(
+            "The caller resigns a game in progress. The greedy computer plays their seat to the"
+            " end, and the result ranks them last whatever their score; the other players are"
+            " told. When that leaves nothing to play for (one player left who has not resigned,"
+            " or only computer players), the game is played out at once and is finished in the"
+            " answer. A resigned player can make no more moves (409 `resigned`)."
+        ),
+        request=None,
+        responses={
+            200: GameViewSerializer,
+            403: OpenApiResponse(ErrorSerializer, description="not a player of this game"),
+            404: ERRORS[404],
+            409: OpenApiResponse(
+                ErrorSerializer, description="the game is not in progress, or you resigned"
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.game_resign(game_id=game_id, user=request.user)
+        return self.game_view_response(request, game)
+
+
+class GameRematchApi(GameApiBase):
+    @extend_schema(
+        summary="Ask for a rematch",
+        description=(
+            "For a player of a finished game: a new game with the same settings and seats, with"
+            " the caller as its creator, the other players invited and the computer seats at"
+            " the same levels (201). A caller who has a rematch of this game already (their own,"
+            " or another player's they are invited to) gets that one instead (200): asking twice"
+            " makes one game."
+        ),
+        request=None,
+        responses={
+            200: OpenApiResponse(GameViewSerializer, description="the rematch you have"),
+            201: OpenApiResponse(GameViewSerializer, description="a new rematch"),
+            403: OpenApiResponse(ErrorSerializer, description="not a player of this game"),
+            404: ERRORS[404],
+            409: OpenApiResponse(ErrorSerializer, description="the game is not finished"),
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game, created = services.game_rematch(game_id=game_id, user=request.user)
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return self.game_view_response(request, game, code)
 
 
 # -- export and import (games.exports) -------------------------------------------------------------

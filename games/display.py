@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import gettext as _
 
 from games.engine import COLORS, FLOOR_PENALTY
+from notifications.emails import and_list, ordinal
 
 SYMBOLS = {
     "blue": "◆",
@@ -23,24 +27,50 @@ SYMBOLS = {
 }
 """Each colour also has a shape, so the board reads without telling colours apart."""
 
-LABELS = {color: color.capitalize() for color in COLORS} | {"marker": "Starting player marker"}
+LABELS = {
+    "blue": pgettext_lazy("tile", "Blue"),
+    "yellow": pgettext_lazy("tile", "Yellow"),
+    "red": pgettext_lazy("tile", "Red"),
+    "black": pgettext_lazy("tile", "Black"),
+    "white": pgettext_lazy("tile", "White"),
+    "marker": pgettext_lazy("tile", "Starting player marker"),
+}
+"""Each tile's name, as its label and tooltip say it (in the active language)."""
+assert set(LABELS) == {*COLORS, "marker"}
 
 
 def tile(color: str) -> dict[str, str]:
-    return {"color": color, "symbol": SYMBOLS[color], "label": LABELS[color]}
+    return {"color": color, "symbol": SYMBOLS[color], "label": str(LABELS[color])}
 
 
-TILES = {name: tile(name) for name in (*COLORS, "marker")}
+class _TileHtml:
+    """Each tile's markup, in the active language (its label and tooltip name the tile). The
+    board has a few hundred tiles; writing their markup once per language from fixed strings
+    (colour names and labels come from the constants above, never from input) keeps the page
+    cheap to render."""
 
-# The board has a few hundred tiles; writing their markup here from fixed strings (colour names
-# and labels come from the constants above, never from input) keeps the page cheap to render.
-TILE_HTML = {
-    name: (
-        f'<span class="tile {name}" role="img" aria-label="{t["label"]}" title="{t["label"]}">'
-        f"{t['symbol']}</span>"
-    )
-    for name, t in TILES.items()
-}
+    def __init__(self) -> None:
+        self._by_language: dict[str | None, dict[str, str]] = {}
+
+    def __getitem__(self, name: str) -> str:
+        language = get_language()
+        table = self._by_language.get(language)
+        if table is None:
+            table = self._by_language[language] = {
+                n: self._html(tile(n)) for n in (*COLORS, "marker")
+            }
+        return table[name]
+
+    @staticmethod
+    def _html(t: dict[str, str]) -> str:
+        label = escape(t["label"])
+        return (
+            f'<span class="tile {t["color"]}" role="img" aria-label="{label}" title="{label}">'
+            f"{t['symbol']}</span>"
+        )
+
+
+TILE_HTML = _TileHtml()
 EMPTY_HTML = '<span class="tile empty"></span>'
 SLOT_HTML = {
     name: f'<span class="tile slot {name}" aria-hidden="true">{SYMBOLS[name]}</span>'
@@ -50,7 +80,7 @@ GRAY_SLOT_HTML = '<span class="tile slot" aria-hidden="true"></span>'
 
 
 def _take_html(source: str, where: str, color: str) -> str:
-    label = TILES[color]["label"]
+    label = escape(tile(color)["label"])
     return (
         f'<button type="button" class="tile {color} take" data-source="{source}" '
         f'data-color="{color}" aria-label="{where}: {label}" title="{label}">'
@@ -60,10 +90,10 @@ def _take_html(source: str, where: str, color: str) -> str:
 
 def _place_html(line: int, column: int, color: str | None) -> str:
     slot = f" {color}" if color else ""
+    label = _("Wall row %(row)s, column %(column)s: place here") % {"row": line, "column": column}
     return (
         f'<button type="button" class="tile slot choosable place{slot}" data-line="{line}" '
-        f'data-column="{column}" aria-label="Wall row {line}, column {column}: place here">'
-        "·</button>"
+        f'data-column="{column}" aria-label="{escape(label)}">·</button>'
     )
 
 
@@ -135,7 +165,7 @@ def _player_board(
     floor = mark_safe(floor_html)
     return {
         **player,
-        "name": player.get("display_name") or player.get("username") or "Open seat",
+        "name": player.get("display_name") or player.get("username") or _("Open seat"),
         "score": board["score"],
         "lines": lines,
         "wall": wall,
@@ -158,11 +188,13 @@ def board_display(view: dict[str, Any]) -> dict[str, Any]:
             "number": number,
             "code": f"F{number}",
             "empty": not tiles,
-            "html": _tiles_html(tiles, f"F{number}", f"Factory {number}", takes),
+            "html": _tiles_html(
+                tiles, f"F{number}", _("Factory %(number)s") % {"number": number}, takes
+            ),
         }
         for number, tiles in enumerate(state["factories"], 1)
     ]
-    center_tiles = _tiles_html(state["center"], "C", "Center", takes)
+    center_tiles = _tiles_html(state["center"], "C", _("Centre"), takes)
     marker_in_center = phase == "take" and state.get("marker_holder") is None
     gray = state["variant"] == "gray"
     players_by_seat = {p["position"]: p for p in view["players"]}
@@ -196,3 +228,112 @@ def board_display(view: dict[str, Any]) -> dict[str, Any]:
 
 def _order(color: str) -> int:
     return COLORS.index(color)
+
+
+# -- what each round scored, in words (the move list and the board's summary panel) -------------
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points >= 0 else f"-{-points}"
+
+
+def _tiling_detail(player: dict[str, Any]) -> str:
+    """ "+5 (row 2 +3, row 4 +2), floor -2 → 7": what one player's wall tiling scored, from a
+    round of `games.replays` (the score shown is before any end-of-game bonus)."""
+    lines = ", ".join(
+        _("row %(row)s %(points)s") % {"row": line["line"], "points": _signed(line["points"])}
+        for line in player["lines"]
+    )
+    text = _signed(player["line_points"]) + (f" ({lines})" if lines else "")
+    if player["floor"]:
+        text += ", " + _("floor %(points)s") % {"points": _signed(player["floor"])}
+    tiled = player["score"] - (player["bonus"] or 0)
+    return f"{text} → {tiled}"
+
+
+def _bonus_detail(standing: dict[str, Any]) -> str:
+    """ "+19 (rows +2, columns +7, colours +10) → 71": one player's end-of-game bonuses, from a
+    finished game's standings (`selectors.result_view`)."""
+    parts = [
+        label % {"points": _signed(standing[key])}
+        for key, label in (
+            ("row_bonus", _("rows %(points)s")),
+            ("column_bonus", _("columns %(points)s")),
+            ("color_bonus", _("colours %(points)s")),
+        )
+        if standing[key]
+    ]
+    total = standing["row_bonus"] + standing["column_bonus"] + standing["color_bonus"]
+    return _signed(total) + (f" ({', '.join(parts)})" if parts else "") + f" → {standing['score']}"
+
+
+def round_scored(
+    scoring: dict[str, Any],
+    names: dict[int, str],
+    standings: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """One round's scoring in words: `scoring` is a round of `games.replays.replay_summary`, and
+    `standings` a finished game's (with the bonuses by kind) when it is the last round.
+
+    Each player is {"name", "detail"}; `bonuses` is the same for the end-of-game bonuses, or
+    None before the end."""
+    players = [
+        {"name": names.get(p["position"], ""), "detail": _tiling_detail(p)}
+        for p in scoring["players"]
+    ]
+    bonuses = None
+    if scoring["final"] and standings is not None:
+        bonuses = [
+            {"name": names.get(s["position"], ""), "detail": _bonus_detail(s)}
+            for s in sorted(standings, key=lambda s: s["position"])
+        ]
+    return {
+        "round": scoring["round"],
+        "final": scoring["final"],
+        "players": players,
+        "bonuses": bonuses,
+    }
+
+
+def game_over_banner(
+    standings: list[dict[str, Any]], names: dict[int, str], viewer_seat: int | None
+) -> dict[str, str]:
+    """The headline of a finished game for its viewer: "You won with 71 points", "You came 2nd
+    of 3 with 54 points", or for a watcher "Alice won with 71 points"; `winners` names the
+    winners for a player who is not one of them."""
+    count = len(standings)
+    winners = [s for s in standings if s["place"] == 1]
+    winner_names = [names.get(s["position"], "") for s in winners]
+    top = winners[0]["score"] if winners else 0
+    if len(winners) == 1:
+        won = _("%(name)s won with %(score)s points.") % {"name": winner_names[0], "score": top}
+    else:
+        won = _("%(names)s shared the win with %(score)s points.") % {
+            "names": and_list(winner_names),
+            "score": top,
+        }
+    mine = next((s for s in standings if s["position"] == viewer_seat), None)
+    if mine is None:
+        return {"headline": won, "outcome": "watcher", "winners": ""}
+    if mine["place"] == 1:
+        others = [n for s, n in zip(winners, winner_names, strict=True) if s is not mine]
+        if others:
+            headline = _("You shared the win with %(names)s, with %(score)s points.") % {
+                "names": and_list(others),
+                "score": mine["score"],
+            }
+        else:
+            headline = _("You won with %(score)s points.") % {"score": mine["score"]}
+        return {"headline": headline, "outcome": "won", "winners": ""}
+    shared = sum(1 for s in standings if s["place"] == mine["place"]) > 1
+    headline = (
+        _("You came %(place)s (shared) of %(count)s with %(score)s points.")
+        if shared
+        else _("You came %(place)s of %(count)s with %(score)s points.")
+    ) % {"place": ordinal(mine["place"]), "count": count, "score": mine["score"]}
+    return {"headline": headline, "outcome": "lost", "winners": won}
+
+
+def wall_pattern() -> list[list[SafeString]]:
+    """The colored wall as 5 rows of 5 tiles (the rules page draws it)."""
+    return [[mark_safe(TILE_HTML[_wall_color(r, c)]) for c in range(5)] for r in range(5)]

@@ -1,20 +1,24 @@
 """Typed errors raised by the game services and selectors.
 
 Each carries the HTTP status an API or page should answer with and a message a player can read;
-the DRF exception handler (`games.apis.api_exception_handler`) turns them into
-`{"detail": message, "code": code, ...extra}` bodies.
+the DRF exception handler (`azul_site.api.api_exception_handler`) turns them into
+`{"detail": message, "code": code, ...extra}` bodies; every 409 carries the game's `current_ply`.
 """
 
 from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 
 class GameError(Exception):
     status_code: int = 400
     code: str = "game_error"
-    default_message: str = "That cannot be done in this game."
+    # Lazy, and made text when raised: in the language of the request that raised it.
+    default_message: str = gettext_lazy("That cannot be done in this game.")
 
     def __init__(self, message: str | None = None, *, status_code: int | None = None) -> None:
-        self.message = message or self.default_message
+        self.message = str(message or self.default_message)
         if status_code is not None:
             self.status_code = status_code
         super().__init__(self.message)
@@ -31,41 +35,91 @@ class GameError(Exception):
 class GameNotFound(GameError):
     status_code = 404
     code = "game_not_found"
-    default_message = "There is no such game."
+    default_message = gettext_lazy("There is no such game.")
 
 
 class NotAPlayer(GameError):
     status_code = 403
     code = "not_a_player"
-    default_message = "You are not playing in this game."
+    default_message = gettext_lazy("You are not playing in this game.")
 
 
 class NotYourTurn(GameError):
     status_code = 403
     code = "not_your_turn"
-    default_message = "It is not your turn."
+    default_message = gettext_lazy("It is not your turn.")
 
 
-class StaleMove(GameError):
+class GameConflict(GameError):
+    """The game is not where the request needs it to be: over, not started yet, full, moved on.
+    Answered with 409 and the game's `current_ply` (when the raiser knows it; the API's
+    exception handler reads it otherwise), so a script can fetch the game and decide again."""
+
     status_code = 409
-    code = "stale_move"
+    code = "game_conflict"
 
-    def __init__(self, current_ply: int, message: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        current_ply: int | None = None,
+        code: str | None = None,
+    ) -> None:
         self.current_ply = current_ply
-        super().__init__(
-            message
-            or f"The game has moved on (it is now at ply {current_ply}): reload and try again."
-        )
+        if code is not None:
+            self.code = code
+        super().__init__(message)
 
     @property
     def extra(self) -> dict[str, Any]:
-        return {"current_ply": self.current_ply}
+        return {} if self.current_ply is None else {"current_ply": self.current_ply}
+
+
+class StaleMove(GameConflict):
+    code = "stale_move"
+
+    def __init__(self, current_ply: int, message: str | None = None) -> None:
+        super().__init__(
+            message
+            or _("The game has moved on (it is now at ply %(ply)s): reload and try again.")
+            % {"ply": current_ply},
+            current_ply=current_ply,
+        )
+
+
+class AlreadyMoved(StaleMove):
+    """A stale move whose player has themselves moved since the ply they saw: most likely from
+    another tab or window of theirs, so "someone moved first" would mislead them."""
+
+    code = "already_moved"
+
+    def __init__(self, current_ply: int) -> None:
+        super().__init__(
+            current_ply,
+            _(
+                "You already moved in another tab or window: this page is out of date (the"
+                " game is now at ply %(ply)s). Reload to see the game as it is."
+            )
+            % {"ply": current_ply},
+        )
 
 
 class IllegalMoveError(GameError):
+    """A well-formed move that the rules do not allow in this position."""
+
     status_code = 400
     code = "illegal_move"
-    default_message = "That move is not allowed."
+    default_message = gettext_lazy("That move is not allowed.")
+
+
+class InvalidNotation(GameError):
+    """Text that is not a move in the canonical notation at all."""
+
+    status_code = 400
+    code = "invalid_notation"
+    default_message = gettext_lazy(
+        "That is not a move: write it like 'F3 blue 2', 'C red floor' or 'wall 2 4'."
+    )
 
 
 class InvalidAction(GameError):

@@ -31,6 +31,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.names import player_name
 from games import engine
 from games.errors import GameError
 from games.models import Game, LogEntry, Seat
@@ -70,8 +71,7 @@ class InvalidImport(GameError):
 def _player(seat: Seat) -> dict[str, Any]:
     computer = seat.kind == Seat.Kind.COMPUTER
     if seat.user is not None:
-        profile = getattr(seat.user, "profile", None)
-        name = (profile.display_name if profile else "") or seat.user.get_username()
+        name = player_name(seat.user)
     elif computer and not seat.name:
         name = f"Computer ({seat.get_bot_level_display().lower()})"
     else:

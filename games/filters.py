@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import django_filters
 from django.db.models import Exists, OuterRef, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Seat
 
 RESULT_CHOICES = [
-    ("won", "Won (first place alone)"),
-    ("shared", "Shared first place"),
-    ("lost", "Lost (any other place)"),
+    ("won", _("Won (first place alone)")),
+    ("shared", _("Shared first place")),
+    ("lost", _("Lost (any other place)")),
 ]
 
 # The query parameters that ask the game API for the public history rather than the caller's
@@ -24,22 +25,22 @@ class GameHistoryFilter(django_filters.FilterSet):
     players, the player's result (needs `player`; ignored without it) and the day they ended
     (from and to, inclusive)."""
 
-    player = django_filters.CharFilter(method="filter_player", label="Player")
-    variant = django_filters.ChoiceFilter(choices=Game.Variant.choices, label="Variant")
+    player = django_filters.CharFilter(method="filter_player", label=_("Player"))
+    variant = django_filters.ChoiceFilter(choices=Game.Variant.choices, label=_("Variant"))
     players = django_filters.TypedChoiceFilter(
         field_name="num_players",
         choices=[(n, str(n)) for n in (2, 3, 4)],
         coerce=int,
-        label="Players",
+        label=_("Players"),
     )
     result = django_filters.ChoiceFilter(
-        choices=RESULT_CHOICES, method="filter_result", label="Result for the player"
+        choices=RESULT_CHOICES, method="filter_result", label=_("Result for the player")
     )
     finished_after = django_filters.DateFilter(
-        field_name="finished_at", lookup_expr="date__gte", label="Ended on or after"
+        field_name="finished_at", lookup_expr="date__gte", label=_("Ended on or after")
     )
     finished_before = django_filters.DateFilter(
-        field_name="finished_at", lookup_expr="date__lte", label="Ended on or before"
+        field_name="finished_at", lookup_expr="date__lte", label=_("Ended on or before")
     )
 
     class Meta:

@@ -19,7 +19,19 @@ from azul_site.celery import send
 
 COMPUTER_MOVE = "games.tasks.computer_move"
 
+SLOW_LEVELS = frozenset({"master"})
+"""Computer levels that think for seconds a move: their moves go to a queue of their own
+(`SLOW_MOVES_QUEUE`, served by its own worker), so that they never hold up the quick levels'
+moves in other games."""
+SLOW_MOVES_QUEUE = "slow_moves"
 
-def on_commit(task: str, *args: Any) -> None:
-    """Send the task `task` with `args` once the current transaction commits."""
-    transaction.on_commit(partial(send, task, list(args)))
+
+def computer_move_queue(level: str) -> str | None:
+    """The queue for a computer move at `level`: None is the default queue."""
+    return SLOW_MOVES_QUEUE if level in SLOW_LEVELS else None
+
+
+def on_commit(task: str, *args: Any, queue: str | None = None) -> None:
+    """Send the task `task` with `args` once the current transaction commits (to `queue`, or
+    the one its route gives)."""
+    transaction.on_commit(partial(send, task, list(args), queue=queue))

@@ -10,6 +10,9 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games import engine
 from games.jsoncodec import OrjsonDecoder, OrjsonEncoder
@@ -23,19 +26,23 @@ class GameQuerySet(models.QuerySet):
         return self.select_related("created_by").prefetch_related(seats)
 
 
-DAYS_PER_MOVE_CHOICES = [(d, f"{d} day" if d == 1 else f"{d} days") for d in (1, 2, 3, 5, 7, 14)]
+def _days_label(days: int) -> str:
+    return ngettext("%(days)d day", "%(days)d days", days) % {"days": days}
+
+
+DAYS_PER_MOVE_CHOICES = [(d, lazy(_days_label, str)(d)) for d in (1, 2, 3, 5, 7, 14)]
 
 
 class Game(models.Model):
     class Variant(models.TextChoices):
-        COLORED = "colored", "Colored wall"
-        GRAY = "gray", "Gray wall"
+        COLORED = "colored", _("Colored wall")
+        GRAY = "gray", _("Gray wall")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In progress"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Cancelled"
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In progress")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Cancelled")
 
     # Public id in URLs: not a sequential integer, so game ids say nothing about how many games
     # exist and cannot be walked.
@@ -66,7 +73,18 @@ class Game(models.Model):
     # seats name players without being theirs, so it is in nobody's list of games, is never
     # rated and never played; it is there to be replayed.
     is_study = models.BooleanField(
-        default=False, help_text="Imported from an export to be replayed: unrated, not played."
+        default=False, help_text=_("Imported from an export to be replayed: unrated, not played.")
+    )
+    # The finished game this one replays with the same players and settings
+    # (`services.game_rematch`): a player who asks for a rematch twice is sent to the one they
+    # have. Indexed only where set (`game_rematch_of_idx`).
+    rematch_of = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematches",
+        db_index=False,
     )
 
     objects = GameQuerySet.as_manager()
@@ -85,6 +103,11 @@ class Game(models.Model):
                 fields=["status", "-finished_at", "-id"],
                 condition=Q(is_study=False),
                 name="game_status_finished_idx",
+            ),
+            models.Index(
+                fields=["rematch_of"],
+                condition=Q(rematch_of__isnull=False),
+                name="game_rematch_of_idx",
             ),
         ]
         constraints = [
@@ -128,21 +151,22 @@ class Game(models.Model):
 
 class Seat(models.Model):
     class Kind(models.TextChoices):
-        HUMAN = "human", "Human"
-        COMPUTER = "computer", "Computer"
+        HUMAN = "human", _("Human")
+        COMPUTER = "computer", _("Computer")
 
     class Invitation(models.TextChoices):
-        NONE = "none", "Not invited"
-        PENDING = "pending", "Invited"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
+        NONE = "none", _("Not invited")
+        PENDING = "pending", _("Invited")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
 
     class BotLevel(models.TextChoices):
         # The levels of `games.engine.bots.LEVELS` (a test keeps the two lists equal).
-        RANDOM = "random", "Random"
-        GREEDY = "greedy", "Greedy"
-        MEDIUM = "medium", "Medium"
-        STRONG = "strong", "Strong"
+        RANDOM = "random", _("Random")
+        GREEDY = "greedy", _("Greedy")
+        MEDIUM = "medium", _("Medium")
+        STRONG = "strong", _("Strong")
+        MASTER = "master", _("Master")
 
     # No index of its own: the unique (game, position) index serves lookups by game.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
@@ -171,7 +195,25 @@ class Seat(models.Model):
     # computer (greedy) plays the seat to the end, and the result still counts it as theirs.
     timeouts = models.PositiveSmallIntegerField(default=0)
     autoplay = models.BooleanField(
-        default=False, help_text="Played by the computer since its player's third timeout."
+        default=False,
+        help_text=_(
+            "Played by the computer since its player's third timeout, or since they resigned."
+        ),
+    )
+    # When the player resigned (`services.game_resign`): from then the computer (greedy) plays
+    # the seat to the end (`autoplay`), and the result ranks it after every seat that did not
+    # resign, whatever its score (`selectors.resigned_last`).
+    resigned_at = models.DateTimeField(null=True, blank=True)
+    # The player who declined the invitation to this seat: the seat keeps no user then (so the
+    # player is free of the game), and waits for its creator to invite someone else or open it
+    # (`services.seat_invite`, `services.seat_open`).
+    declined_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     # The player's shown rating before and after this game (`ratings.skill.display`, rounded),
     # written with the result; null for an unrated game.
@@ -211,11 +253,24 @@ class Seat(models.Model):
 
     @property
     def is_open(self) -> bool:
-        return self.kind == self.Kind.HUMAN and self.user_id is None and not self.name
+        """A seat anyone may join from the lobby: not one whose invitation was declined (its
+        creator decides what becomes of it), nor a study's named seat."""
+        return (
+            self.kind == self.Kind.HUMAN
+            and self.user_id is None
+            and not self.name
+            and self.invitation != self.Invitation.DECLINED
+        )
+
+    @property
+    def is_declined(self) -> bool:
+        """The invitation to this seat was declined, and the creator has not chosen since."""
+        return self.user_id is None and self.invitation == self.Invitation.DECLINED
 
     @property
     def played_by_computer(self) -> bool:
-        """A computer seat, or a player's seat the computer took over after three timeouts."""
+        """A computer seat, or a player's seat the computer took over (after three timeouts, or
+        when they resigned)."""
         return self.kind == self.Kind.COMPUTER or self.autoplay
 
     @property
@@ -228,8 +283,8 @@ class LogEntry(models.Model):
     """One entry of a game's log, as the engine writes it. Append-only: never updated."""
 
     class Kind(models.TextChoices):
-        DEAL = "deal", "Deal"
-        MOVE = "move", "Move"
+        DEAL = "deal", _("Deal")
+        MOVE = "move", _("Move")
 
     # No index of its own: the unique (game, number) index serves lookups by game, and every
     # move writes one index less.
@@ -245,7 +300,7 @@ class LogEntry(models.Model):
 
     class Meta:
         ordering = ["game", "number"]
-        verbose_name_plural = "log entries"
+        verbose_name_plural = _("log entries")
         constraints = [
             # The backstop against two writers appending the same ply.
             models.UniqueConstraint(fields=["game", "number"], name="logentry_unique_number"),

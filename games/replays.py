@@ -22,12 +22,15 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 
+from accounts.names import player_name
 from games import engine
 from games.display import board_display
 from games.engine.rules import _wall_points
 from games.errors import GameError, GameNotFound
 from games.models import Game, LogEntry, Seat
+from games.selectors import resigned_last, resigned_positions
 
 REPLAY_CACHE_SECONDS = 24 * 3600
 """How long a finished game's replay summary is kept: it never goes stale (it is keyed by the
@@ -72,7 +75,7 @@ def replay_visible(*, game: Game, viewer: AbstractBaseUser | None) -> bool:
 def require_started(game: Game) -> None:
     """A game that has not started has no log to replay: GameNotFound (404) says so."""
     if game.ply == 0 or game.first_player is None:
-        raise GameNotFound("This game has not started: there is nothing to replay yet.")
+        raise GameNotFound(_("This game has not started: there is nothing to replay yet."))
 
 
 def parse_ply(raw: str | None, *, last: int) -> int:
@@ -85,10 +88,16 @@ def parse_ply(raw: str | None, *, last: int) -> int:
         return 0
     text = raw.strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 9:
-        raise BadPly(f"ply must be a whole number from 0 to {last}, not {raw[:20]!r}.")
+        raise BadPly(
+            _("ply must be a whole number from 0 to %(last)s, not %(raw)s.")
+            % {"last": last, "raw": repr(raw[:20])}
+        )
     ply = int(text)
     if ply > last:
-        raise BadPly(f"ply must be from 0 to {last}: this game's log has {last} entries.")
+        raise BadPly(
+            _("ply must be from 0 to %(last)s: this game's log has %(last)s entries.")
+            % {"last": last}
+        )
     return ply
 
 
@@ -253,11 +262,14 @@ def state_at(summary: dict[str, Any], ply: int) -> engine.State:
 
 def _seat_name(seat: Seat) -> str:
     if seat.kind == Seat.Kind.COMPUTER and not seat.name:
-        return f"Computer ({seat.get_bot_level_display().lower()})"
+        return _("Computer (%(level)s)") % {"level": seat.get_bot_level_display().lower()}
     if seat.user is not None:
-        profile = getattr(seat.user, "profile", None)
-        return (profile.display_name if profile else "") or seat.user.get_username()
-    return seat.name or f"Player {seat.position + 1}"
+        return player_name(seat.user)
+    return seat.name or _player(seat.position + 1)
+
+
+def _player(number: Any) -> str:
+    return _("Player %(number)s") % {"number": number}
 
 
 def _players(game: Game, state: engine.State) -> list[dict[str, Any]]:
@@ -278,8 +290,9 @@ def _players(game: Game, state: engine.State) -> list[dict[str, Any]]:
 
 
 def _deal_text(tiles: list[list[str]]) -> str:
+    empty = _("(empty)")
     return "; ".join(
-        f"F{i} {' '.join(factory) if factory else '(empty)'}" for i, factory in enumerate(tiles, 1)
+        f"F{i} {' '.join(factory) if factory else empty}" for i, factory in enumerate(tiles, 1)
     )
 
 
@@ -301,7 +314,7 @@ def _move_rows(summary: dict[str, Any], names: dict[int, str], ply: int) -> list
             row.update(
                 kind="move",
                 player=player,
-                name=names.get(player, f"Player {player}"),
+                name=names.get(player, _player(player)),
                 move=entry.get("move", ""),
                 timeout=bool(entry.get("timeout")),
                 earned=earned,
@@ -375,21 +388,30 @@ def score_chart(rounds: list[dict[str, Any]], names: dict[int, str]) -> dict[str
 def _point_text(state: engine.State, ply: int, summary: dict[str, Any], names: dict) -> str:
     """One line on what the board shows: the last entry, and what comes next."""
     if ply == 0:
-        return "Before the first deal."
+        return _("Before the first deal.")
     entry = summary["entries"][ply - 1]
     if entry.get("kind") == "deal":
-        last = f"Round {state.round} dealt."
+        last = _("Round %(round)s dealt.") % {"round": state.round}
     else:
         player = entry.get("player")
-        last = f"{names.get(player, f'Player {player}')} played {entry.get('move')}."
+        last = _("%(name)s played %(move)s.") % {
+            "name": names.get(player, _player(player)),
+            "move": entry.get("move"),
+        }
     if state.phase == "over":
-        return f"{last} Game over."
+        return _("%(last)s Game over.") % {"last": last}
     if state.phase == "deal":
-        return f"{last} Round {state.round} tiled; the next deal follows."
-    waiting = ", ".join(names.get(p, f"Player {p}") for p in state.to_move)
+        return _("%(last)s Round %(round)s tiled; the next deal follows.") % {
+            "last": last,
+            "round": state.round,
+        }
+    waiting = ", ".join(names.get(p, _player(p)) for p in state.to_move)
     if state.phase == "tile":
-        return f"{last} Wall tiling: {waiting} to choose."
-    return f"{last} {waiting} to move."
+        return _("%(last)s Wall tiling: %(waiting)s to choose.") % {
+            "last": last,
+            "waiting": waiting,
+        }
+    return _("%(last)s %(waiting)s to move.") % {"last": last, "waiting": waiting}
 
 
 def replay_page(*, game: Game, ply: int) -> dict[str, Any]:
@@ -416,7 +438,10 @@ def replay_page(*, game: Game, ply: int) -> dict[str, Any]:
     final = summary["final"]
     result = None
     if final["phase"] == "over":
-        outcome = engine.result(engine.State.from_dict(final))
+        # As the site ranks it: players who resigned last (`selectors.resigned_last`).
+        outcome = resigned_last(
+            engine.result(engine.State.from_dict(final)), resigned_positions(game)
+        )
         result = [
             {"name": names[s.player], "score": s.score, "place": s.place, "bonus": s.bonus}
             for s in sorted(outcome.standings, key=lambda s: (s.place, s.player))

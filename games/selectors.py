@@ -7,15 +7,20 @@ future deals exists). Only players see their own legal moves.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache as django_cache
-from django.db.models import Avg, Count, Exists, Max, OuterRef, Q, QuerySet
-from django.utils import timezone
+from django.db import models
+from django.db.models import Avg, Count, Exists, Max, OuterRef, Q, QuerySet, Subquery
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
+from accounts.names import player_name
 from games import engine
 from games.errors import GameNotFound
 from games.models import Game, LogEntry, Seat
@@ -69,7 +74,11 @@ class GameVersion:
 
     @property
     def key(self) -> str:
-        return f"{self.id}:{self.ply}:{self.updated_at.timestamp():.6f}:{self.viewer_id}"
+        # With the language: what is cached under it is text in the language of the request.
+        return (
+            f"{self.id}:{self.ply}:{self.updated_at.timestamp():.6f}:{self.viewer_id}"
+            f":{translation.get_language()}"
+        )
 
 
 def game_version(*, game_id: Any, viewer: AbstractBaseUser | None) -> GameVersion:
@@ -86,9 +95,13 @@ def game_version(*, game_id: Any, viewer: AbstractBaseUser | None) -> GameVersio
     return GameVersion(pk, ply, updated_at, created_by_id, viewer_id)
 
 
-def game_view_cached(*, game_id: Any, viewer: AbstractBaseUser | None) -> dict[str, Any]:
-    """`game_view` of the game as it is now, built once per version and viewer's seat."""
-    version = game_version(game_id=game_id, viewer=viewer)
+def game_view_cached(
+    *, game_id: Any, viewer: AbstractBaseUser | None, version: GameVersion | None = None
+) -> dict[str, Any]:
+    """`game_view` of the game as it is now, built once per version and viewer's seat; `version`
+    when the caller has just read it (`game_version`), rather than read it again."""
+    if version is None:
+        version = game_version(game_id=game_id, viewer=viewer)
     key = f"games:view:{version.key}"
     view = django_cache.get(key)
     if view is None:
@@ -100,11 +113,8 @@ def game_view_cached(*, game_id: Any, viewer: AbstractBaseUser | None) -> dict[s
 # -- one game ------------------------------------------------------------------------------------
 
 
-def _name(user: AbstractBaseUser | None) -> str:
-    if user is None:
-        return ""
-    profile = getattr(user, "profile", None)
-    return (profile.display_name if profile else "") or user.get_username()
+# A player's name as every page, list and email shows it: `accounts.names.player_name`.
+_name = player_name
 
 
 def _players(
@@ -122,11 +132,12 @@ def _players(
                 "kind": seat.kind,
                 "username": user.get_username() if user else None,
                 "display_name": (
-                    f"Computer ({seat.get_bot_level_display().lower()})"
+                    _("Computer (%(level)s)") % {"level": seat.get_bot_level_display().lower()}
                     if computer
-                    else _name(user)
+                    else player_name(user)
                     if user
-                    else seat.name or "Open seat"  # a study's seats are named, not anyone's
+                    else seat.name  # a study's seats are named, not anyone's
+                    or (_("Invitation declined") if seat.is_declined else _("Open seat"))
                 ),
                 "bot_level": seat.bot_level if computer else None,
                 "invitation": seat.invitation,
@@ -138,6 +149,7 @@ def _players(
                 "place": seat.place,
                 "timeouts": seat.timeouts,
                 "autoplay": seat.autoplay,
+                "resigned": seat.resigned_at is not None,
                 "away_until": _away_until(user),
                 "rating_before": seat.rating_before,
                 "rating_after": seat.rating_after,
@@ -167,9 +179,40 @@ def _viewer_seat(game: Game, viewer: AbstractBaseUser | None) -> Seat | None:
     )
 
 
-def result_view(state: engine.State) -> dict[str, Any]:
-    """A finished game's result as the API and the export show it."""
-    outcome = engine.result(state)
+def resigned_last(outcome: engine.Result, resigned: Collection[int]) -> engine.Result:
+    """The result as the site records it (`services._finish`) and shows it: the seats whose
+    players resigned come after every other seat whatever their scores, sharing the place after
+    the last of those; the others keep the rulebook's order among themselves (score, then
+    complete rows; a tie is shared)."""
+    resigned = set(resigned)
+    if not resigned:
+        return outcome
+    keys = {
+        s.player: (s.score, s.complete_rows) for s in outcome.standings if s.player not in resigned
+    }
+    return engine.Result(
+        tuple(
+            dataclasses.replace(
+                s,
+                place=1 + len(keys)
+                if s.player in resigned
+                else 1 + sum(1 for key in keys.values() if key > keys[s.player]),
+            )
+            for s in outcome.standings
+        )
+    )
+
+
+def resigned_positions(game: Game) -> list[int]:
+    """The positions of the seats whose players resigned (`game.seat_list`, no query)."""
+    return [s.position for s in game.seat_list if s.resigned_at is not None]
+
+
+def result_view(state: engine.State, resigned: Collection[int] = ()) -> dict[str, Any]:
+    """A finished game's result as the API and the export show it; with the positions of the
+    seats whose players `resigned`, as the site ranks them (`resigned_last`). The export gives
+    the rules' result of its log, which is all that an import can check."""
+    outcome = resigned_last(engine.result(state), resigned)
     return {
         "winners": outcome.winners,
         "ranking": outcome.ranking,
@@ -191,8 +234,8 @@ def result_view(state: engine.State) -> dict[str, Any]:
 def _legal_moves(game: Game, state: engine.State | None, seat: Seat | None) -> list[str]:
     if game.status != Game.Status.ACTIVE or seat is None or state is None:
         return []
-    if seat.position not in state.to_move:
-        return []
+    if seat.position not in state.to_move or seat.resigned_at is not None:
+        return []  # a resigned seat is the computer's to play
     return [str(m) for m in engine.legal_moves(state, seat.position)]
 
 
@@ -236,7 +279,11 @@ def game_view(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, Any]:
         "state": dict(game.state) if game.state else None,
         "viewer_can_move": bool(legal),
         "legal_moves": legal,
-        "result": result_view(state) if state is not None and state.phase == "over" else None,
+        "result": (
+            result_view(state, resigned_positions(game))
+            if state is not None and state.phase == "over"
+            else None
+        ),
     }
 
 
@@ -246,7 +293,22 @@ def _deal_text(tiles: list[list[str]]) -> str:
     )
 
 
-def game_log(*, game: Game) -> list[dict[str, Any]]:
+def game_log_view(*, game_id: Any) -> dict[str, Any]:
+    """The game's log as one consistent view: its entries, read in one statement, and `ply`,
+    their number (1 query; 2 for a game with no entry yet, to tell it from no game).
+
+    Not the game row's `ply`: read in a statement of its own, it could be a move behind or ahead
+    of the entries while players move. Each move writes its entries and the game's ply in one
+    transaction, and entries are numbered from 0 without a gap (unique on game and number), so
+    the entries one statement sees are the log at one moment, and their count its ply then."""
+    pk = game_pk(game_id)
+    entries = game_log(game=pk)
+    if not entries and not Game.objects.filter(pk=pk).exists():
+        raise GameNotFound()
+    return {"ply": len(entries), "entries": entries}
+
+
+def game_log(*, game: Game | uuid.UUID) -> list[dict[str, Any]]:
     """The whole log in order (1 query). Deals that happened are public: the tiles per factory."""
     entries = (
         LogEntry.objects.filter(game=game)
@@ -400,34 +462,217 @@ def games_for_user(
     }
 
 
-def open_games_for_lobby(*, user: AbstractBaseUser | None = None) -> list[dict[str, Any]]:
-    """Games waiting for players with a seat anyone may join, newest first (2 queries).
+def lobby_games(
+    *, user: AbstractBaseUser | None = None, include_own: bool = False
+) -> QuerySet[Game]:
+    """Games waiting for players with a seat anyone may join, newest first, with their seats:
+    slice or paginate it, then `lobby_rows`.
 
-    Leaves out games the user already sits in or is invited to.
+    Leaves out games the user already sits in or is invited to, except, with `include_own`, the
+    games they created (the lobby page and the API show those, marked as theirs). No user (or
+    an anonymous one): every open game.
     """
     games = (
         Game.objects.with_seats()
         .annotate(
             free_seats=Count(
-                "seats", filter=Q(seats__kind=Seat.Kind.HUMAN, seats__user__isnull=True)
+                "seats",
+                # `Seat.is_open`: a declined seat waits for its creator, not for the lobby.
+                filter=Q(seats__kind=Seat.Kind.HUMAN, seats__user__isnull=True)
+                & ~Q(seats__invitation=Seat.Invitation.DECLINED),
             )
         )
         .filter(status=Game.Status.OPEN, free_seats__gt=0)
     )
     if user is not None and user.is_authenticated:
-        games = games.exclude(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
-    return [game_summary(game=g, viewer=user) for g in games.order_by("-created_at")[:LOBBY_LIMIT]]
+        seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=user))
+        games = games.exclude(seated & ~Q(created_by=user) if include_own else seated)
+    return games.order_by("-created_at", "-id")
+
+
+def _creator_name(game: Game) -> str:
+    """The creator's name as players see it, from the seats read with the game (the creator sits
+    at one), so that no query reads their profile."""
+    creator = next((s.user for s in game.seat_list if s.user_id == game.created_by_id), None)
+    return player_name(creator if creator is not None else game.created_by)
+
+
+def lobby_rows(games: Any, *, viewer: AbstractBaseUser | None) -> list[dict[str, Any]]:
+    """Games waiting for players (`lobby_games`, `invitations_for_user`) as rows: a game's
+    summary, with its creator's name, how many seats are taken and open, and whether the
+    viewer created it or could join it (no queries beyond the games')."""
+    signed_in = viewer is not None and viewer.is_authenticated
+    rows = []
+    for game in games:
+        summary = game_summary(game=game, viewer=viewer)
+        mine = signed_in and game.created_by_id == viewer.pk
+        seated = signed_in and any(s.user_id == viewer.pk for s in game.seat_list)
+        rows.append(
+            {
+                **summary,
+                "created_by_name": _creator_name(game),
+                "seats_taken": sum(1 for s in game.seat_list if s.is_filled),
+                "is_mine": mine,
+                "can_join": signed_in and not seated and summary["open_seats"] > 0,
+            }
+        )
+    return rows
+
+
+def open_games_for_lobby(
+    *, user: AbstractBaseUser | None = None, include_own: bool = False
+) -> list[dict[str, Any]]:
+    """The newest `LOBBY_LIMIT` games of `lobby_games` as `lobby_rows` (2 queries)."""
+    games = lobby_games(user=user, include_own=include_own)[:LOBBY_LIMIT]
+    return lobby_rows(games, viewer=user)
+
+
+def pending_invitations(*, user: AbstractBaseUser) -> QuerySet[Game]:
+    """Games waiting for the user's answer to an invitation, newest first, with their seats."""
+    return (
+        Game.objects.with_seats()
+        .filter(
+            Exists(
+                Seat.objects.filter(
+                    game=OuterRef("pk"), user=user, invitation=Seat.Invitation.PENDING
+                )
+            ),
+            status=Game.Status.OPEN,
+        )
+        .order_by("-created_at", "-id")
+    )
 
 
 def invitations_for_user(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
-    """Games waiting for the user's answer to an invitation, newest first (2 queries)."""
-    games = Game.objects.with_seats().filter(
-        Exists(
-            Seat.objects.filter(game=OuterRef("pk"), user=user, invitation=Seat.Invitation.PENDING)
-        ),
-        status=Game.Status.OPEN,
+    """Games waiting for the user's answer to an invitation, newest first, as `lobby_rows`
+    (2 queries)."""
+    return lobby_rows(pending_invitations(user=user), viewer=user)
+
+
+# -- declined invitations, resignations and rematches ------------------------------------------
+
+
+def _seat_label(seat: Seat) -> str:
+    if seat.kind == Seat.Kind.COMPUTER:
+        return _("Computer (%(level)s)") % {"level": seat.get_bot_level_display().lower()}
+    return player_name(seat.user) if seat.user is not None else ""
+
+
+def declined_invitations(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """The user's games waiting for players in which an invited player declined, newest first,
+    each with its declined seats (who declined) and the other players: what their home page and
+    "My games" tell them, so that they invite someone else, open the seat to the lobby or cancel
+    the game. 1 query when there are none (the usual case), 2 otherwise."""
+    declined = Seat.objects.filter(
+        game=OuterRef("pk"), user__isnull=True, invitation=Seat.Invitation.DECLINED
     )
-    return [game_summary(game=g, viewer=user) for g in games.order_by("-created_at")]
+    seats = models.Prefetch(
+        "seats",
+        queryset=Seat.with_players().select_related("declined_by__profile"),
+        to_attr="seat_list",
+    )
+    games = (
+        Game.objects.filter(Exists(declined), created_by=user, status=Game.Status.OPEN)
+        .defer("state")
+        .prefetch_related(seats)
+        .order_by("-created_at", "-id")
+    )
+    return [
+        {
+            "id": game.id,
+            "num_players": game.num_players,
+            "variant": game.variant,
+            "created_at": game.created_at,
+            "declined": [
+                {
+                    "position": s.position,
+                    "name": player_name(s.declined_by) or _("The invited player"),
+                }
+                for s in game.seat_list
+                if s.is_declined
+            ],
+            "others": [
+                _seat_label(s)
+                for s in game.seat_list
+                if s.user_id != user.pk and (s.user_id is not None or s.kind == Seat.Kind.COMPUTER)
+            ],
+        }
+        for game in games
+    ]
+
+
+def _rematches(original: Any, user: AbstractBaseUser) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(
+            Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)), rematch_of_id=original
+        )
+        .exclude(status=Game.Status.ABORTED)
+        .order_by("created_at", "id")
+    )
+
+
+def rematches_of(*, game_id: Any, user: AbstractBaseUser) -> QuerySet[Game]:
+    """The rematches of a game that `user` sits at or is invited to, oldest first, leaving out
+    cancelled ones: a player who asks for a rematch again is sent to the first of these."""
+    return _rematches(game_pk(game_id), user)
+
+
+def game_actions(*, game_id: Any, viewer: AbstractBaseUser) -> dict[str, Any]:
+    """What the viewer may do about the game besides moving, for `_game_actions.html`: resign (a
+    player of a game in progress), ask for a rematch or go to theirs (a player of a finished
+    game), give a declined or unanswered invitation to someone else or open the seat (the
+    creator of a game waiting for players); and who resigned. One query."""
+    pk = game_pk(game_id)
+    signed_in = viewer is not None and viewer.is_authenticated
+    seats = Seat.with_players().select_related("declined_by__profile", "game").defer("game__state")
+    if signed_in:
+        rematch = _rematches(OuterRef("game_id"), viewer).values("id")[:1]
+        seats = seats.annotate(rematch_id=Subquery(rematch))
+    seats = list(seats.filter(game_id=pk))
+    if not seats:
+        raise GameNotFound()
+    game = seats[0].game
+    mine = next(
+        (
+            s
+            for s in seats
+            if signed_in and s.user_id == viewer.pk and s.invitation != Seat.Invitation.PENDING
+        ),
+        None,
+    )
+    creator = signed_in and game.created_by_id == viewer.pk and game.status == Game.Status.OPEN
+    return {
+        "game_id": game.id,
+        "status": game.status,
+        "is_player": mine is not None,
+        "can_resign": game.status == Game.Status.ACTIVE
+        and mine is not None
+        and mine.resigned_at is None,
+        "resigned": [
+            {
+                "name": _seat_label(s),
+                "is_viewer": s is mine,
+                "resigned_at": s.resigned_at,
+                "playing_on": game.status == Game.Status.ACTIVE,
+            }
+            for s in seats
+            if s.resigned_at is not None
+        ],
+        "can_rematch": game.status == Game.Status.FINISHED and mine is not None,
+        "rematch_id": getattr(seats[0], "rematch_id", None) if mine is not None else None,
+        # The seats the creator may give to someone else or open to the lobby.
+        "seats_to_fill": [
+            {
+                "position": s.position,
+                "number": s.position + 1,
+                "declined_by": player_name(s.declined_by) if s.is_declined else "",
+                "invited": player_name(s.user) if s.invitation == Seat.Invitation.PENDING else "",
+            }
+            for s in seats
+            if creator and (s.is_declined or s.invitation == Seat.Invitation.PENDING)
+        ],
+        "can_cancel": creator,
+    }
 
 
 # -- the history of finished games ---------------------------------------------------------------

@@ -54,6 +54,10 @@ class InvitationInputSerializer(serializers.Serializer):
     accept = serializers.BooleanField(help_text="true to accept, false to decline")
 
 
+class SeatInviteInputSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="who to invite to the seat")
+
+
 class StatusFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Game.Status.values, required=False)
 
@@ -76,7 +80,10 @@ class PlayerSerializer(serializers.Serializer):
     place = serializers.IntegerField(allow_null=True)
     timeouts = serializers.IntegerField(help_text="moves the server made when time ran out")
     autoplay = serializers.BooleanField(
-        help_text="the computer plays this seat, since its player's third timeout"
+        help_text="the computer plays this seat, since its player's third timeout or resignation"
+    )
+    resigned = serializers.BooleanField(
+        help_text="the player resigned: the computer plays the seat, and it finishes last"
     )
     away_until = serializers.DateTimeField(
         allow_null=True, help_text="the player is on vacation (their clock stopped) until then"
@@ -133,6 +140,31 @@ class GameSummarySerializer(GameOverviewSerializer):
     open_seats = serializers.IntegerField()
 
 
+class LobbyGameSerializer(GameSummarySerializer):
+    """A game waiting for players, in the lobby or in the caller's invitations
+    (`selectors.lobby_rows`)."""
+
+    created_by_name = serializers.CharField(
+        help_text="the creator's name as players see it (display name, else username)"
+    )
+    seats_taken = serializers.IntegerField(
+        help_text="seats filled: players seated or accepted, and computers"
+    )
+    is_mine = serializers.BooleanField(help_text="the caller created this game")
+    can_join = serializers.BooleanField(
+        help_text="the caller may take an open seat (POST /api/games/{id}/join/)"
+    )
+
+
+class LobbyPageSerializer(serializers.Serializer):
+    """A page of games waiting for players (the lobby, or the caller's invitations)."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = LobbyGameSerializer(many=True)
+
+
 class HistoryPageSerializer(serializers.Serializer):
     """A page of the history of finished games (`selectors.history_rows`)."""
 
@@ -178,7 +210,34 @@ class GameLogSerializer(serializers.Serializer):
     entries = LogEntrySerializer(many=True)
 
 
+ERROR_CODES = {
+    "game_not_found": "404: no such game",
+    "not_a_player": "403: you do not play in this game",
+    "not_your_turn": "403: it is not your turn",
+    "invalid_notation": "400: the move is not written in the notation ('F3 blue 2', 'wall 2 4')",
+    "illegal_move": "400: a well-formed move the rules do not allow now",
+    "invalid_action": "400 (or 403, 404, 409): the request is not allowed now",
+    "stale_move": "409: the game moved on since `expected_ply`; reload and choose again",
+    "already_moved": "409: you moved since `expected_ply` (another tab or window of yours)",
+    "game_over": "409: the game is over",
+    "game_not_active": "409: the game has not started, or was cancelled",
+    "game_conflict": "409: the game is not in a state where that can be done",
+    "conflict": "409: a simultaneous change got there first; try again",
+}
+
+
 class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    code = serializers.CharField(required=False)
-    current_ply = serializers.IntegerField(required=False)
+    detail = serializers.CharField(help_text="what was wrong, for a person to read")
+    code = serializers.CharField(
+        required=False,
+        help_text="what was wrong, for a program: "
+        + "; ".join(f"`{code}` ({meaning})" for code, meaning in ERROR_CODES.items()),
+    )
+    current_ply = serializers.IntegerField(
+        required=False,
+        help_text="on every 409 about a game: its ply now (send it as `expected_ply` after"
+        " reading the game again)",
+    )
+    errors = serializers.JSONField(
+        required=False, help_text="invalid input: the messages per field"
+    )

@@ -25,22 +25,36 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import Profile
+from accounts.names import player_name
 from accounts.selectors import player_get
 from games import engine, follow_ups
 from games.engine.bots import choose_move
+from games.engine_messages import engine_error_text
 from games.errors import (
+    AlreadyMoved,
+    GameConflict,
     GameNotFound,
     IllegalMoveError,
     InvalidAction,
+    InvalidNotation,
     NotAPlayer,
     NotYourTurn,
     StaleMove,
 )
 from games.models import DAYS_PER_MOVE_CHOICES, Game, LogEntry, Seat
-from games.selectors import game_pk, games_waiting_forget, seats_to_move
-from notifications.services import notify_players
+from games.selectors import (
+    game_pk,
+    games_waiting_forget,
+    rematches_of,
+    resigned_last,
+    seats_to_move,
+)
+from notifications.services import event_ply, game_seen, notify_players
 from ratings import services as ratings
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
@@ -137,6 +151,17 @@ def _notify(kind: str, game: Game, recipients: list[Any], **context: Any) -> Non
         )
 
 
+def _notify_event(kind: str, game: Game, recipients: list[Any], **context: Any) -> None:
+    """`_notify` for an event that may happen more than once at the game's ply (an invitation
+    declined or given again before the game starts, a resignation): each is its own email
+    (`notifications.services.event_ply`)."""
+    if recipients:
+        ply = event_ply(game_id=game.id, kind=kind, at_least=game.ply)
+        notify_players(
+            recipient_ids=recipients, kind=kind, game_id=game.id, ply=ply, context=context
+        )
+
+
 def _notify_turn(game: Game, seats: list[Seat], before: engine.State | None) -> None:
     """Tell the players who are newly to move (not those the computer plays) that it is their
     turn: the email waits a grace period, and goes only if they have not moved by then."""
@@ -149,9 +174,10 @@ def _notify_turn(game: Game, seats: list[Seat], before: engine.State | None) -> 
     _notify("your_turn", game, _people([s for s in seats if not s.autoplay], newly))
 
 
-def _enqueue_computer_move(game: Game) -> None:
-    """After commit, ask a worker to play for the computer seat to move at this ply."""
-    follow_ups.on_commit(follow_ups.COMPUTER_MOVE, str(game.id), game.ply)
+def _enqueue_computer_move(game: Game, seat: Seat) -> None:
+    """After commit, ask a worker to play for the computer `seat`, to move at this ply."""
+    queue = follow_ups.computer_move_queue(seat.bot)
+    follow_ups.on_commit(follow_ups.COMPUTER_MOVE, str(game.id), game.ply, queue=queue)
 
 
 def _append(game: Game, entry: dict[str, Any]) -> LogEntry:
@@ -174,7 +200,11 @@ def _deal(game: Game, state: engine.State, entries: list[LogEntry]) -> engine.St
 
 
 def _finish(game: Game, seats: list[Seat], state: engine.State) -> None:
-    outcome = engine.result(state)
+    """The game is over: the seats' final scores and places, where the players who resigned
+    come last whatever their scores (`selectors.resigned_last`), and the ratings that follow
+    from those places (`_write`)."""
+    resigned = [s.position for s in seats if s.resigned_at is not None]
+    outcome = resigned_last(engine.result(state), resigned)
     for standing in outcome.standings:
         seat = seats[standing.player]
         seat.final_score = standing.score
@@ -206,8 +236,8 @@ def _start(game: Game, seats: list[Seat], by: AbstractBaseUser) -> None:
     others = [pk for pk in _people(seats) if pk != by.pk]
     _notify("game_started", game, others)
     _notify_turn(game, [s for s in seats if s.user_id not in others], None)
-    if _computer_seat(seats, state) is not None:
-        _enqueue_computer_move(game)
+    if (computer := _computer_seat(seats, state)) is not None:
+        _enqueue_computer_move(game, computer)
 
 
 def _start_if_full(game: Game, seats: list[Seat], by: AbstractBaseUser) -> None:
@@ -218,7 +248,8 @@ def _start_if_full(game: Game, seats: list[Seat], by: AbstractBaseUser) -> None:
 def _require_open(game: Game) -> None:
     if game.status != Game.Status.OPEN:
         raise InvalidAction(
-            f"This game is {game.get_status_display().lower()}, not waiting for players.",
+            _("This game is %(status)s, not waiting for players.")
+            % {"status": game.get_status_display().lower()},
             status_code=409,
         )
 
@@ -230,49 +261,74 @@ def _validate_settings(
     *, creator: AbstractBaseUser, num_players: Any, variant: Any, days_per_move: Any, seats: Any
 ) -> list[tuple[SeatSpec, AbstractBaseUser | None]]:
     if type(num_players) is not int or num_players not in (2, 3, 4):
-        raise InvalidAction(f"Azul is for 2, 3 or 4 players, not {num_players!r}.")
+        raise InvalidAction(
+            _("Azul is for 2, 3 or 4 players, not %(number)s.") % {"number": repr(num_players)}
+        )
     if variant not in Game.Variant.values:
-        raise InvalidAction(f"The variant must be 'colored' or 'gray', not {variant!r}.")
+        raise InvalidAction(
+            _("The variant must be 'colored' or 'gray', not %(variant)s.")
+            % {"variant": repr(variant)}
+        )
     if type(days_per_move) is not int or days_per_move not in DAYS_PER_MOVE:
         choices = ", ".join(str(d) for d in DAYS_PER_MOVE)
-        raise InvalidAction(f"Days per move must be one of {choices}, not {days_per_move!r}.")
+        raise InvalidAction(
+            _("Days per move must be one of %(choices)s, not %(days)s.")
+            % {"choices": choices, "days": repr(days_per_move)}
+        )
     seats = list(seats)
     if len(seats) != num_players - 1:
         raise InvalidAction(
-            f"A {num_players}-player game needs {num_players - 1} other seat"
-            f"{'s' if num_players > 2 else ''} besides yours, not {len(seats)}."
+            ngettext(
+                "A %(players)s-player game needs %(others)s other seat besides yours, not"
+                " %(given)s.",
+                "A %(players)s-player game needs %(others)s other seats besides yours, not"
+                " %(given)s.",
+                num_players - 1,
+            )
+            % {"players": num_players, "others": num_players - 1, "given": len(seats)}
         )
     resolved: list[tuple[SeatSpec, AbstractBaseUser | None]] = []
     invited: set[int] = set()
     for number, spec in enumerate(seats, 2):
         if not isinstance(spec, SeatSpec):
-            raise InvalidAction(f"Seat {number}: not a seat description.")
+            raise InvalidAction(_("Seat %(number)s: not a seat description.") % {"number": number})
         if spec.kind == "invite":
             username = (spec.username or "").strip()
             if not username:
-                raise InvalidAction(f"Seat {number}: name the player to invite.")
+                raise InvalidAction(
+                    _("Seat %(number)s: name the player to invite.") % {"number": number}
+                )
             user = player_get(username=username)
             if user is None:
-                raise InvalidAction(f"Seat {number}: there is no player called {username!r}.")
+                raise InvalidAction(
+                    _("Seat %(number)s: there is no player called %(name)s.")
+                    % {"number": number, "name": repr(username)}
+                )
             if user.pk == creator.pk:
-                raise InvalidAction(f"Seat {number}: you cannot invite yourself.")
+                raise InvalidAction(
+                    _("Seat %(number)s: you cannot invite yourself.") % {"number": number}
+                )
             if user.pk in invited:
-                raise InvalidAction(f"Seat {number}: {username!r} is already invited.")
+                raise InvalidAction(
+                    _("Seat %(number)s: %(name)s is already invited.")
+                    % {"number": number, "name": repr(username)}
+                )
             invited.add(user.pk)
             resolved.append((spec, user))
         elif spec.kind == "computer":
             if spec.level not in BOT_LEVELS:
                 levels = ", ".join(BOT_LEVELS)
                 raise InvalidAction(
-                    f"Seat {number}: unknown computer level {spec.level!r} (levels: {levels})."
+                    _("Seat %(number)s: unknown computer level %(level)s (levels: %(levels)s).")
+                    % {"number": number, "level": repr(spec.level), "levels": levels}
                 )
             resolved.append((spec, None))
         elif spec.kind == "open":
             resolved.append((spec, None))
         else:
             raise InvalidAction(
-                f"Seat {number}: the kind must be 'invite', 'open' or 'computer', not "
-                f"{spec.kind!r}."
+                _("Seat %(number)s: the kind must be 'invite', 'open' or 'computer', not %(kind)s.")
+                % {"number": number, "kind": repr(spec.kind)}
             )
     return resolved
 
@@ -284,8 +340,10 @@ def game_create(
     variant: str,
     days_per_move: int,
     seats: list[SeatSpec],
+    rematch_of: Game | None = None,
 ) -> Game:
-    """Create a game with the creator at seat 0 and the other seats as `seats` describe.
+    """Create a game with the creator at seat 0 and the other seats as `seats` describe (as a
+    rematch of the finished game `rematch_of`, for `game_rematch`).
 
     Invited players must accept and open seats be joined before the game starts; a game whose
     other seats are all computers starts at once.
@@ -303,6 +361,7 @@ def game_create(
             num_players=num_players,
             days_per_move=days_per_move,
             created_by=creator,
+            rematch_of=rematch_of,
         )
         seat_rows = [Seat(game=game, position=0, kind=Seat.Kind.HUMAN, user=creator)]
         for position, (spec, user) in enumerate(resolved, 1):
@@ -342,13 +401,13 @@ def game_join(*, game_id: Any, user: AbstractBaseUser) -> Game:
         if mine is not None:
             if mine.invitation == Seat.Invitation.PENDING:
                 raise InvalidAction(
-                    "You are invited to this game: accept the invitation instead.",
+                    _("You are invited to this game: accept the invitation instead."),
                     status_code=409,
                 )
-            raise InvalidAction("You already have a seat in this game.", status_code=409)
+            raise InvalidAction(_("You already have a seat in this game."), status_code=409)
         seat = next((s for s in seats if s.is_open), None)
         if seat is None:
-            raise InvalidAction("This game has no open seat left.", status_code=409)
+            raise InvalidAction(_("This game has no open seat left."), status_code=409)
         seat.user = user
         seat.invitation = Seat.Invitation.NONE
         seat.save(update_fields=["user", "invitation"])
@@ -360,8 +419,10 @@ def game_join(*, game_id: Any, user: AbstractBaseUser) -> Game:
 def invitation_respond(*, game_id: Any, user: AbstractBaseUser, accept: bool) -> Game:
     """Accept or decline an invitation.
 
-    Declining does not abort the game: the seat becomes open, so the game can still fill from
-    the lobby (the creator can cancel it if they would rather not).
+    Declining does not abort the game, nor open the seat to the lobby: the seat is left
+    declined (no player, not joinable) and the creator is told (an email, and a notice on their
+    home page and "My games"), who then invites someone else to it (`seat_invite`), opens it
+    to the lobby (`seat_open`) or cancels the game (`game_cancel`).
     """
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -369,7 +430,7 @@ def invitation_respond(*, game_id: Any, user: AbstractBaseUser, accept: bool) ->
         seat = _seat_of(seats, user)
         if seat is None or seat.invitation != Seat.Invitation.PENDING:
             raise InvalidAction(
-                "You have no pending invitation to this game.",
+                _("You have no pending invitation to this game."),
                 status_code=404 if seat is None else 409,
             )
         _require_open(game)
@@ -379,7 +440,15 @@ def invitation_respond(*, game_id: Any, user: AbstractBaseUser, accept: bool) ->
         else:
             seat.user = None
             seat.invitation = Seat.Invitation.DECLINED
-            seat.save(update_fields=["user", "invitation"])
+            seat.declined_by = user
+            seat.save(update_fields=["user", "invitation", "declined_by"])
+            _notify_event(
+                "invitation_declined",
+                game,
+                [game.created_by_id],
+                name=player_name(user),
+                seat=seat.position + 1,
+            )
         game.save(update_fields=["updated_at"])
         if accept:
             _start_if_full(game, seats, user)
@@ -392,18 +461,94 @@ def game_cancel(*, game_id: Any, user: AbstractBaseUser) -> Game:
         game = _lock_game(game_id)
         if game.created_by_id != user.pk:
             raise InvalidAction(
-                "Only the player who created this game can cancel it.", status_code=403
+                _("Only the player who created this game can cancel it."), status_code=403
             )
         if game.status != Game.Status.OPEN:
             raise InvalidAction(
-                "Only a game that has not started yet can be cancelled; this one is "
-                f"{game.get_status_display().lower()}.",
+                _("Only a game that has not started yet can be cancelled; this one is %(status)s.")
+                % {"status": game.get_status_display().lower()},
                 status_code=409,
             )
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         game.turn_deadline = None
         game.save(update_fields=["status", "finished_at", "turn_deadline", "updated_at"])
+        if game.rematch_of_id is not None:
+            # The finished game's board offered this rematch: it is drawn afresh (a new version).
+            Game.objects.filter(pk=game.rematch_of_id).update(updated_at=game.updated_at)
+    return game
+
+
+def _creators_seat(game_id: Any, user: AbstractBaseUser, position: Any) -> tuple[Game, Seat]:
+    """The game (locked) and its seat at `position`, if `user` created the game and it is
+    still waiting for players; else the error that says why not."""
+    game = _lock_game(game_id)
+    if game.created_by_id != user.pk:
+        raise InvalidAction(
+            _("Only the player who created this game can choose who sits at its seats."),
+            status_code=403,
+        )
+    _require_open(game)
+    seat = next((s for s in game.seat_list if s.position == position), None)
+    if type(position) is not int or seat is None:
+        raise InvalidAction(
+            _("This game has no seat %(number)s.")
+            % {"number": position + 1 if type(position) is int else repr(position)},
+            status_code=404,
+        )
+    if not (seat.is_declined or seat.invitation == Seat.Invitation.PENDING):
+        raise GameConflict(
+            _(
+                "Seat %(number)s is not waiting for an answer: only a seat whose invitation was"
+                " declined, or is not answered yet, can be given to someone else or opened."
+            )
+            % {"number": position + 1},
+            current_ply=game.ply,
+            code="seat_not_declined",
+        )
+    return game, seat
+
+
+def seat_invite(*, game_id: Any, user: AbstractBaseUser, position: int, username: str) -> Game:
+    """The creator of a game waiting for players invites `username` to the seat at `position`
+    (numbered from 0), whose invitation was declined or is not answered yet (that invitation is
+    withdrawn). The invited player is told as at the game's creation."""
+    with transaction.atomic():
+        game, seat = _creators_seat(game_id, user, position)
+        name = (username or "").strip() if isinstance(username, str) else ""
+        if not name:
+            raise InvalidAction(_("Name the player to invite."))
+        invited = player_get(username=name)
+        if invited is None:
+            raise InvalidAction(_("There is no player called %(name)s.") % {"name": repr(name)})
+        if invited.pk == user.pk:
+            raise InvalidAction(_("You cannot invite yourself."))
+        if _seat_of(game.seat_list, invited) is not None:
+            raise GameConflict(
+                _("%(name)s already has a seat or an invitation in this game.")
+                % {"name": invited.get_username()},
+                current_ply=game.ply,
+                code="already_invited",
+            )
+        seat.user = invited
+        seat.invitation = Seat.Invitation.PENDING
+        seat.declined_by = None
+        seat.save(update_fields=["user", "invitation", "declined_by"])
+        game.save(update_fields=["updated_at"])
+        _notify_event("invitation", game, [invited.pk])
+    return game
+
+
+def seat_open(*, game_id: Any, user: AbstractBaseUser, position: int) -> Game:
+    """The creator of a game waiting for players opens the seat at `position` (numbered from
+    0), whose invitation was declined or is not answered yet, to anyone in the lobby."""
+    with transaction.atomic():
+        game, seat = _creators_seat(game_id, user, position)
+        seat.user = None
+        seat.invitation = Seat.Invitation.NONE
+        seat.declined_by = None
+        seat.save(update_fields=["user", "invitation", "declined_by"])
+        game.save(update_fields=["updated_at"])
     return game
 
 
@@ -425,9 +570,18 @@ def _play(
     The caller has checked that `position` may move."""
     try:
         parsed = engine.parse_move(move)
+    except engine.InvalidNotation as exc:
+        raise InvalidNotation(
+            _("Not a move %(move)s: %(reason)s")
+            % {"move": repr(move), "reason": engine_error_text(exc)}
+        ) from None
+    try:
         new_state = engine.play(state, parsed, position)
-    except (engine.IllegalMove, engine.InvalidNotation) as exc:
-        raise IllegalMoveError(f"Illegal move {move!r}: {exc}") from None
+    except engine.IllegalMove as exc:
+        raise IllegalMoveError(
+            _("Illegal move %(move)s: %(reason)s")
+            % {"move": repr(move), "reason": engine_error_text(exc)}
+        ) from None
 
     entry = engine.move_entry(position, parsed)
     if timeout:
@@ -468,8 +622,9 @@ def _write(
         Seat.objects.bulk_update(seats, list(seat_fields))
     game.save(update_fields=MOVE_FIELDS)
     _notify_turn(game, seats, before)
-    if game.status == Game.Status.ACTIVE and _computer_seat(seats, game.engine_state()):
-        _enqueue_computer_move(game)
+    computer = _computer_seat(seats, game.engine_state())
+    if game.status == Game.Status.ACTIVE and computer is not None:
+        _enqueue_computer_move(game, computer)
 
 
 def _apply_move(game: Game, seats: list[Seat], position: int, move: str) -> Game:
@@ -493,25 +648,80 @@ def _mover(game: Game, user: AbstractBaseUser, expected_ply: Any) -> tuple[list[
         raise NotAPlayer()
     if game.status != Game.Status.ACTIVE:
         if game.status == Game.Status.FINISHED:
-            raise InvalidAction("The game is over: no more moves.", status_code=409)
-        raise InvalidAction(
-            f"This game is {game.get_status_display().lower()}: no moves yet.", status_code=409
+            raise GameConflict(
+                _("The game is over: no more moves."), current_ply=game.ply, code="game_over"
+            )
+        raise GameConflict(
+            _("This game is %(status)s: no moves yet.")
+            % {"status": game.get_status_display().lower()},
+            current_ply=game.ply,
+            code="game_not_active",
+        )
+    if seat.resigned_at is not None:
+        raise GameConflict(
+            _("You resigned this game: the computer plays your seat to the end."),
+            current_ply=game.ply,
+            code="resigned",
         )
     # Staleness first: a player whose view is out of date learns to reload, rather than being
     # told it is not their turn in a position they have not seen.
     if type(expected_ply) is not int or expected_ply != game.ply:
-        raise StaleMove(game.ply)
+        _check_moved_since(game, seat, expected_ply)
     if seat.position not in game.engine_state().to_move:
         raise NotYourTurn()
     return seats, seat
+
+
+def _check_moved_since(game: Game, seat: Seat, expected_ply: Any) -> None:
+    """The game moved on from `expected_ply`, the ply the player saw: refuse the move as stale,
+    unless what happened since cannot have changed it.
+
+    That is the gray wall's tiling phase, where every player with a choice chooses at the same
+    ply and one board's choices change nothing on another's: a player's tiling is not refused
+    because someone else tiled first. So the move goes on (to be checked against the position
+    as it is now) when every entry since `expected_ply` is another player's tiling (no deal:
+    the same round) and the player is still to tile. Anything else is stale; and when the
+    player themselves moved since (not the server for them at a timeout, nor the computer for
+    a seat it plays), they are told so (from another tab or window of theirs), rather than
+    that someone moved first.
+
+    Read only when the ply differs, so the move path's statements stay as they are."""
+    if type(expected_ply) is not int or not 0 <= expected_ply < game.ply:
+        raise StaleMove(game.ply)
+    since = list(
+        LogEntry.objects.filter(game=game, number__gte=expected_ply).values_list(
+            "kind", "player", "data"
+        )
+    )
+    if not seat.autoplay and any(
+        kind == LogEntry.Kind.MOVE and player == seat.position and not data.get("timeout")
+        for kind, player, data in since
+    ):
+        raise AlreadyMoved(game.ply)
+    others_tiled = bool(since) and all(
+        kind == LogEntry.Kind.MOVE and _is_tiling(data) for kind, player, data in since
+    )
+    state = game.engine_state()
+    if not (others_tiled and state.phase == "tile" and seat.position in state.to_move):
+        raise StaleMove(game.ply)
+
+
+def _is_tiling(data: dict[str, Any]) -> bool:
+    """Whether a move's log entry is a gray wall tiling (`wall <line> <column>`)."""
+    try:
+        return isinstance(engine.parse_move(data.get("move", "")), engine.Place)
+    except engine.InvalidNotation:
+        return False
 
 
 def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply: int) -> Game:
     """A player's move, in canonical notation (`F3 blue 2`, `C red floor`, `wall 2 4`).
 
     `expected_ply` is the ply the player saw; if the game has moved on since, nothing is written
-    and `StaleMove` says where it is now. Nothing is written unless the move is accepted.
-    Returns the game after the move, with its seats.
+    and `StaleMove` says where it is now (`AlreadyMoved` when the player moved since, from
+    another tab or window), except on the gray wall's tiling phase when only other players tiled
+    since (`_check_moved_since`). Nothing is written unless the move is accepted. Returns the
+    game after the move, with its seats.
     """
     pk = game_pk(game_id)
     try:
@@ -524,11 +734,12 @@ def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply
         raise StaleMove(_current_ply(pk)) from None
 
 
-def _bot_move(game: Game, seat: Seat, state: engine.State) -> str:
-    """The computer's move for the seat; seeded by game and ply, so a retried task picks the
-    same one."""
+def _bot_move(game: Game, seat: Seat, state: engine.State, level: str | None = None) -> str:
+    """The computer's move for the seat (at its own level, unless `level` says another), seeded
+    by game and ply. The searching levels think for a time budget, so a retried task may pick
+    another move: harmless, as a move is applied only at the ply it was chosen for."""
     seed = zlib.crc32(f"{game.id}:{game.ply}".encode())
-    return str(choose_move(state, seat.position, seat.bot, seed=seed))
+    return str(choose_move(state, seat.position, level or seat.bot, seed=seed))
 
 
 def _computer_to_play(game: Game) -> tuple[Seat, engine.State] | None:
@@ -608,6 +819,120 @@ def timeouts_play(*, game_id: Any, expected_ply: int) -> Game | None:
         return None
 
 
+# -- resigning, and rematches -------------------------------------------------------------------
+
+
+def _result_settled(seats: list[Seat]) -> bool:
+    """Nothing is left to play for: at most one seat has not resigned (it is first, and the
+    resigned ones after it), or every seat that has not resigned is played by the computer
+    (nobody is at the table to care how the computer's seats finish)."""
+    contenders = [s for s in seats if s.resigned_at is None]
+    return len(contenders) <= 1 or all(s.played_by_computer for s in contenders)
+
+
+def _play_out(game: Game, seats: list[Seat]) -> list[LogEntry]:
+    """Play the game to its end now, in memory, the greedy computer moving for every seat (the
+    quickest of the computer players that plays the rules' game sensibly: a whole game takes
+    tens of milliseconds); returns the log entries to write."""
+    entries: list[LogEntry] = []
+    while game.status == Game.Status.ACTIVE:
+        state = game.engine_state()
+        seat = seats[state.to_move[0]]
+        move = _bot_move(game, seat, state, Seat.BotLevel.GREEDY)
+        entries += _play(game, seats, state, seat.position, move)
+    return entries
+
+
+def game_resign(*, game_id: Any, user: AbstractBaseUser) -> Game:
+    """A player resigns a game in progress. From then the greedy computer plays their seat to
+    the end (as it does after three timeouts: `Seat.autoplay`), and the result ranks the seat
+    after every seat that did not resign, whatever its score (`_finish`); the other players
+    are told.
+
+    When that leaves nothing to play for (`_result_settled`: one player left, as in a two-player
+    game, or only the computer's seats), the game is played out at once by the greedy computer
+    for every seat, and finishes now: the player who is left wins without playing a game whose
+    result is decided. Otherwise the others play on against the computer in the resigned seat.
+    Returns the game after it, with its seats.
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seats = list(game.seat_list)
+        seat = _seat_of(seats, user)
+        if seat is None or seat.invitation == Seat.Invitation.PENDING:
+            raise NotAPlayer()
+        if seat.resigned_at is not None:
+            raise GameConflict(
+                _("You have already resigned this game."),
+                current_ply=game.ply,
+                code="already_resigned",
+            )
+        if game.status != Game.Status.ACTIVE:
+            raise GameConflict(
+                _("Only a game in progress can be resigned; this one is %(status)s.")
+                % {"status": game.get_status_display().lower()},
+                current_ply=game.ply,
+                code="game_not_active",
+            )
+        before = game.engine_state()
+        seat.resigned_at = timezone.now()
+        seat.autoplay = True
+        # Their "your turn" and reminder emails about this game are no longer needed.
+        game_seen(user_id=user.pk, game_id=game.id)
+        if _result_settled(seats):
+            # The game-over email, which names who resigned, tells everyone.
+            entries = _play_out(game, seats)
+        else:
+            entries = []
+            others = [pk for pk in _people(seats) if pk != user.pk]
+            _notify_event("resigned", game, others, name=player_name(user), seat=seat.position + 1)
+        _write(game, seats, entries, before, ("resigned_at", "autoplay"))
+    return game
+
+
+def game_rematch(*, game_id: Any, user: AbstractBaseUser) -> tuple[Game, bool]:
+    """A player of a finished game asks for a rematch: a new game with the same settings
+    (variant, number of players, days per move) and the same seats, created by them, the other
+    players invited (as any invitation), the computer seats at the same levels. Returns the
+    game with its seats, and whether it was created now: a player who has a rematch of this
+    game already (theirs, or another player's they are invited to or sit at) gets that one, so
+    asking twice makes one game."""
+    with transaction.atomic():
+        game = _lock_game(game_id)  # one request at a time decides whether to create it
+        seats = list(game.seat_list)
+        mine = _seat_of(seats, user)
+        if mine is None or mine.invitation == Seat.Invitation.PENDING:
+            raise NotAPlayer(_("Only a player of this game can ask for a rematch."))
+        if game.status != Game.Status.FINISHED:
+            raise GameConflict(
+                _("Only a finished game can be played again; this one is %(status)s.")
+                % {"status": game.get_status_display().lower()},
+                current_ply=game.ply,
+                code="game_not_finished",
+            )
+        existing = rematches_of(game_id=game.id, user=user).with_seats().first()
+        if existing is not None:
+            return existing, False
+        others = [
+            SeatSpec(kind="computer", level=s.bot_level)
+            if s.kind == Seat.Kind.COMPUTER
+            else SeatSpec(kind="invite", username=s.user.get_username())
+            for s in seats
+            if s is not mine
+        ]
+        rematch = game_create(
+            creator=user,
+            num_players=game.num_players,
+            variant=game.variant,
+            days_per_move=game.days_per_move,
+            seats=others,
+            rematch_of=game,
+        )
+        # The finished game's board shows its players the rematch: a new version of it.
+        game.save(update_fields=["updated_at"])
+    return rematch, True
+
+
 # -- vacations -----------------------------------------------------------------------------------
 
 
@@ -622,15 +947,20 @@ def vacation_start(*, user: AbstractBaseUser, days: Any) -> Profile:
         profile = Profile.objects.select_for_update().get(user=user)
         if profile.on_vacation(now):
             raise InvalidAction(
-                f"You are on vacation already, until {profile.vacation_until:%d %B %Y, %H:%M} UTC.",
+                _("You are on vacation already, until %(until)s UTC.")
+                % {"until": date_format(profile.vacation_until, "j F Y, H:i")},
                 status_code=409,
             )
         left = profile.vacation_days_left(now.year)
         if type(days) is not int or not 1 <= days <= left:
             raise InvalidAction(
-                f"A vacation is 1 to {left} days this year (you have {left} left), not {days!r}."
+                _(
+                    "A vacation is 1 to %(left)s days this year (you have %(left)s left), not"
+                    " %(days)s."
+                )
+                % {"left": left, "days": repr(days)}
                 if left
-                else "You have no vacation days left this year."
+                else _("You have no vacation days left this year.")
             )
         pause = timedelta(days=days)
         waiting = seats_to_move().filter(user=user, game__status=Game.Status.ACTIVE)

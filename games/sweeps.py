@@ -25,7 +25,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from azul_site.celery import send
-from games.follow_ups import COMPUTER_MOVE
+from games.follow_ups import COMPUTER_MOVE, computer_move_queue
 from games.models import DAYS_PER_MOVE_CHOICES, Game, Seat
 from games.selectors import seats_to_move
 from notifications.models import Notification
@@ -123,12 +123,17 @@ def computer_turns_dispatch(now: datetime) -> int:
         seats_to_move()
         .filter(Q(kind=Seat.Kind.COMPUTER) | Q(autoplay=True))
         .filter(game__status=Game.Status.ACTIVE, game__updated_at__lt=now - COMPUTER_STALLED)
-        .values_list("game_id", "game__ply")
+        .values_list("game_id", "game__ply", "kind", "bot_level")
         .distinct()[:BATCH]
     )
     count = 0
-    for game_id, ply in stalled:
-        send(COMPUTER_MOVE, [str(game_id), ply])
+    sent = set()
+    for game_id, ply, kind, level in stalled:
+        if game_id in sent:  # two computer seats tiling at once: one task plays both
+            continue
+        sent.add(game_id)
+        level = level if kind == Seat.Kind.COMPUTER else Seat.BotLevel.GREEDY
+        send(COMPUTER_MOVE, [str(game_id), ply], queue=computer_move_queue(level))
         count += 1
     if count:
         logger.info("sent %d computer turns again", count)

@@ -17,7 +17,12 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import dateformat, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from accounts.names import player_name
+from accounts.punctuation import tidy_full_stops
 from games.models import Game, Seat
 from games.selectors import game_get
 from notifications import tokens
@@ -38,13 +43,25 @@ class BuiltEmail:
 
 
 def build(notification: Notification, *, to: str) -> BuiltEmail:
-    """The email for `notification` (its recipient and profile loaded), addressed to `to`."""
+    """The email for `notification` (its recipient and profile loaded), addressed to `to`, in
+    the recipient's language (`Profile.language`)."""
+    with translation.override(_language(notification)):
+        return _build(notification, to=to)
+
+
+def _language(notification: Notification) -> str:
+    profile = getattr(notification.recipient, "profile", None)
+    language = getattr(profile, "language", "") or settings.LANGUAGE_CODE
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def _build(notification: Notification, *, to: str) -> BuiltEmail:
     context = _context(notification)
     kind = notification.kind
-    subject = _one_line(render_to_string(f"{TEMPLATES}/{kind}_subject.txt", context))
+    subject = _one_line(_render(f"{TEMPLATES}/{kind}_subject.txt", context))
     message = EmailMultiAlternatives(
         subject=f"[{settings.SITE_NAME}] {subject}",
-        body=render_to_string(f"{TEMPLATES}/{kind}.txt", context),
+        body=_render(f"{TEMPLATES}/{kind}.txt", context),
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[to],
         headers={
@@ -56,8 +73,13 @@ def build(notification: Notification, *, to: str) -> BuiltEmail:
             "X-Azul-Notification": kind,
         },
     )
-    message.attach_alternative(render_to_string(f"{TEMPLATES}/{kind}.html", context), "text/html")
+    message.attach_alternative(_render(f"{TEMPLATES}/{kind}.html", context), "text/html")
     return BuiltEmail(message=message, carried_ids=context.get("carried_ids", []))
+
+
+def _render(template_name: str, context: dict[str, Any]) -> str:
+    # A sentence that ends with a name ("Winner: Alice L.") gets one full stop, not two.
+    return tidy_full_stops(render_to_string(template_name, context))
 
 
 def _one_line(text: str) -> str:
@@ -75,33 +97,43 @@ def _local_text(moment: datetime.datetime | None, zone: zoneinfo.ZoneInfo) -> st
     if moment is None:
         return ""
     local = moment.astimezone(zone)
-    return f"{local:%A} {local.day} {local:%B} at {local:%H:%M} ({zone.key.replace('_', ' ')})"
+    # Translators: a date format (https://docs.djangoproject.com/en/stable/ref/templates/builtins/#date)
+    # for a deadline in an email: "Sunday 23 November at 15:46".
+    when = dateformat.format(local, _("l j F \\a\\t H:i"))
+    return f"{when} ({zone.key.replace('_', ' ')})"
 
 
 def and_list(names: list[str]) -> str:
     """ "Bob", "Bob and Carol", "Bob, Carol and Dave"."""
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def ordinal(number: int | None) -> str:
+    """A place: "1st", "2nd", ..."""
     if number is None:
         return ""
-    suffix = (
-        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    )
-    return f"{number}{suffix}"
+    if 10 <= number % 100 <= 20:
+        text = pgettext("place", "%(number)sth")
+    elif number % 10 == 1:
+        text = pgettext("place", "%(number)sst")
+    elif number % 10 == 2:
+        text = pgettext("place", "%(number)snd")
+    elif number % 10 == 3:
+        text = pgettext("place", "%(number)srd")
+    else:
+        text = pgettext("place", "%(number)sth")
+    return text % {"number": number}
 
 
 def seat_name(seat: Seat) -> str:
     """What the player's opponents call this seat: display name, else username."""
     if seat.kind == Seat.Kind.COMPUTER:
-        return f"Computer ({seat.get_bot_level_display().lower()})"
+        return _("Computer (%(level)s)") % {"level": seat.get_bot_level_display().lower()}
     if seat.user is None:
-        return "an open seat"
-    profile = getattr(seat.user, "profile", None)
-    return (profile.display_name if profile else "") or seat.user.get_username()
+        return _("an open seat")
+    return player_name(seat.user)
 
 
 def _context(notification: Notification) -> dict[str, Any]:
@@ -135,6 +167,9 @@ def _game_context(game: Game, user_id: Any, zone: zoneinfo.ZoneInfo) -> dict[str
             "is_you": s is mine,
             "score": s.final_score,
             "place": ordinal(s.place),
+            "first": s.place == 1,
+            # Ranked last for it, whatever the score (`games.selectors.resigned_last`).
+            "resigned": s.resigned_at is not None,
         }
         for s in sorted(seats, key=lambda s: (s.place or 99, s.position))
     ]
@@ -147,13 +182,15 @@ def _game_context(game: Game, user_id: Any, zone: zoneinfo.ZoneInfo) -> dict[str
         "opponents_text": and_list(opponents),
         "creator_name": seat_name(creator) if creator is not None else "",
         # For an invitation: who else sits at the table, besides the one inviting.
-        "others_text": and_list([seat_name(s) for s in seats if s not in (mine, creator)]),
+        "others_text": and_list(
+            [seat_name(s) for s in seats if s not in (mine, creator) and not s.is_declined]
+        ),
         "deadline": _local_text(game.turn_deadline, zone),
         "is_finished": game.status == Game.Status.FINISHED,
         "standings": standings,
         "my_place": ordinal(mine.place) if mine is not None else "",
         "my_score": mine.final_score if mine is not None else None,
-        "winners": and_list([s["name"] for s in standings if s["place"] == "1st"]),
+        "winners": and_list([s["name"] for s in standings if s["first"]]),
     }
 
 
@@ -190,6 +227,6 @@ def _digest_context(digest: Notification, zone: zoneinfo.ZoneInfo) -> dict[str, 
             "extra": row.context or {},
             **_game_context(game, digest.recipient_id, zone),
         }
-        summary = _one_line(render_to_string(f"{TEMPLATES}/{row.kind}_subject.txt", item_context))
+        summary = _one_line(_render(f"{TEMPLATES}/{row.kind}_subject.txt", item_context))
         items.append({"summary": summary, "url": item_context["game_url"]})
     return {"games": games, "items": items, "carried_ids": [row.pk for row in carried]}

@@ -10,24 +10,29 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Notification(models.Model):
     class Kind(models.TextChoices):
-        YOUR_TURN = "your_turn", "Your turn"
-        INVITATION = "invitation", "Invitation"
-        GAME_STARTED = "game_started", "Game started"
-        GAME_OVER = "game_over", "Game over"
-        REMINDER = "reminder", "Reminder"
-        TIMEOUT = "timeout", "Timeout"
-        DIGEST = "digest", "Daily digest"
+        YOUR_TURN = "your_turn", _("Your turn")
+        INVITATION = "invitation", _("Invitation")
+        GAME_STARTED = "game_started", _("Game started")
+        GAME_OVER = "game_over", _("Game over")
+        REMINDER = "reminder", _("Reminder")
+        TIMEOUT = "timeout", _("Timeout")
+        DIGEST = "digest", _("Daily digest")
+        # To a game's creator: an invited player declined (`games.services.invitation_respond`).
+        INVITATION_DECLINED = "invitation_declined", _("Invitation declined")
+        # To the other players of a game: a player resigned (`games.services.game_resign`).
+        RESIGNED = "resigned", _("Player resigned")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        HELD = "held", "Held for the digest"
-        SENT = "sent", "Sent"
-        FAILED = "failed", "Failed"
-        SKIPPED = "skipped", "Skipped"
+        PENDING = "pending", _("Pending")
+        HELD = "held", _("Held for the digest")
+        SENT = "sent", _("Sent")
+        FAILED = "failed", _("Failed")
+        SKIPPED = "skipped", _("Skipped")
 
     # No index of its own: the unique (recipient, game, ply, kind) index serves it.
     recipient = models.ForeignKey(
@@ -36,7 +41,7 @@ class Notification(models.Model):
         related_name="notifications",
         db_index=False,
     )
-    kind = models.CharField(max_length=16, choices=Kind.choices)
+    kind = models.CharField(max_length=24, choices=Kind.choices)
     # Every kind but the digest is about one game.
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
@@ -107,6 +112,8 @@ class Notification(models.Model):
                         "reminder",
                         "timeout",
                         "digest",
+                        "invitation_declined",
+                        "resigned",
                     ]
                 ),
                 name="notification_kind_choice",
@@ -131,4 +138,18 @@ PREFERENCE_FIELDS = {
     Notification.Kind.GAME_OVER: "email_game_over",
     Notification.Kind.REMINDER: "email_reminder",
     Notification.Kind.TIMEOUT: "email_timeout",
+    # Kinds with no choice of their own follow the nearest one, so that a player who turned
+    # those off hears nothing of the kind either: the answer to an invitation one sent goes
+    # with invitations, a player's resignation with the game's end.
+    Notification.Kind.INVITATION_DECLINED: "email_invitation",
+    Notification.Kind.RESIGNED: "email_game_over",
 }
+
+
+def kinds_sharing_choice(kind: str) -> list[str]:
+    """The kinds that one choice on the settings page covers, `kind` among them (what
+    unsubscribing from `kind` turns off)."""
+    field = PREFERENCE_FIELDS.get(Notification.Kind(kind))
+    if field is None:
+        return [kind]
+    return [k for k, f in PREFERENCE_FIELDS.items() if f == field]

@@ -40,7 +40,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from accounts.models import DELIVERY_FIELDS, Delivery, time_zone_names
@@ -49,7 +49,7 @@ from azul_site.celery import send
 from games.models import Game
 from games.selectors import games_for_user
 from notifications import emails, selectors
-from notifications.models import PREFERENCE_FIELDS, Notification
+from notifications.models import PREFERENCE_FIELDS, Notification, kinds_sharing_choice
 
 logger = logging.getLogger(__name__)
 
@@ -154,6 +154,20 @@ def notify_each(
         return
     for game_id, ply in sends:
         transaction.on_commit(partial(_enqueue_event, game_id, ply, kind.value))
+
+
+def event_ply(*, game_id: Any, kind: str, at_least: int) -> int:
+    """The `ply` to record a notification of `kind` about a game under, for an event that can
+    happen more than once at the same ply of the game: invitations declined and seats
+    invited again before the game starts (all at ply 0), two players resigning between two
+    moves. `at_least` (the game's ply) when no notification of the kind about the game has it
+    yet, else one past the last: so each event is one row per recipient, where the game's ply
+    alone would make the second a repeat, and send nothing. Call it under the game's lock, so
+    that two events cannot take the same number (one query)."""
+    last = Notification.objects.filter(game_id=game_id, kind=kind).aggregate(last=Max("ply"))[
+        "last"
+    ]
+    return at_least if last is None or last < at_least else last + 1
 
 
 def _send_task(name: str, args: list[Any], countdown: float = 0) -> None:
@@ -435,8 +449,10 @@ def unsubscribe(*, user_id: Any, kind: str) -> None:
         )
         dropped = Q(status=Status.HELD) | Q(kind=Kind.DIGEST, status=Status.PENDING)
     else:
+        # The choice may cover other kinds too (`kinds_sharing_choice`): what of those has not
+        # gone yet goes with it.
         changes = {PREFERENCE_FIELDS[kind]: Delivery.NEVER}
-        dropped = Q(kind=kind, status__in=[Status.PENDING, Status.HELD])
+        dropped = Q(kind__in=kinds_sharing_choice(kind), status__in=[Status.PENDING, Status.HELD])
     with transaction.atomic():
         profile_update(user=user, **changes)
         Notification.objects.filter(dropped, recipient_id=user_id).update(

@@ -7,6 +7,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from notifications import services
+from notifications.models import Notification, kinds_sharing_choice
 from notifications.tokens import BadToken, unsubscribe_token_read
 
 
@@ -22,7 +23,15 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     except (BadToken, get_user_model().DoesNotExist):
         response = render(request, "notifications/unsubscribe_invalid.html", status=400)
     else:
-        context = {"player": player, "kind": kind, "kind_label": kind.label.lower()}
+        context = {
+            "player": player,
+            "kind": kind,
+            "kind_label": kind.label.lower(),
+            # The one choice on the settings page covers these kinds too.
+            "also": ", ".join(
+                Notification.Kind(k).label.lower() for k in kinds_sharing_choice(kind) if k != kind
+            ),
+        }
         if request.method == "POST":
             services.unsubscribe(user_id=user_id, kind=kind)
             response = render(request, "notifications/unsubscribed.html", context)

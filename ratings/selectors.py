@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Q, QuerySet
 
+from accounts.names import player_name
 from games.models import Game, Seat
 from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord, Rating
 
@@ -44,16 +45,11 @@ def leaderboard(*, variant: str | None = None, num_players: int | None = None) -
     )
 
 
-def _name(user: AbstractBaseUser) -> str:
-    profile = getattr(user, "profile", None)
-    return (profile.display_name if profile else "") or user.get_username()
-
-
 def _row(record: PlayerRecord, rank: int | None) -> dict[str, Any]:
     return {
         "rank": rank,
         "username": record.user.get_username(),
-        "display_name": _name(record.user),
+        "display_name": player_name(record.user),
         "rating": round(record.rating),
         "games": record.games,
         "wins": record.wins,

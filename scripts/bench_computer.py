@@ -55,7 +55,7 @@ from bench_web import SECRET, ensure_database  # noqa: E402 (scripts/ is on sys.
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_computer"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/11"
-LEVELS = ("random", "greedy", "medium", "strong")  # games.engine.bots.LEVELS
+LEVELS = ("random", "greedy", "medium", "strong", "master")  # games.engine.bots.LEVELS
 PERSON, COMPUTER = 0, 1  # seats: the person creates the game, the computer sits at seat 1
 
 

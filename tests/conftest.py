@@ -52,6 +52,16 @@ def _services_answering(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _language_reset():
+    """Each test starts in the default language: a request with `Accept-Language: ko` leaves
+    Korean active in the thread after it (as a server's next request activates its own)."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     from django.core.cache import caches
 

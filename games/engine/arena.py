@@ -1,19 +1,25 @@
 """Play computer players against each other and measure their strength.
 
-    python -m games.engine.arena --bots strong,greedy --players 2 --games 200 --budget 1.0
+    python -m games.engine.arena strong uct --games 100 --budget 1.0 --jobs 2
+    python -m games.engine.arena strong greedy --players 4 --games 100 --budget 1.0
+
+The bots are the levels of :data:`games.engine.bots.LEVELS` and ``uct``, a plain UCT tree
+search (random rollouts to the end of the round, see :func:`games.engine.search.uct_search`) kept
+here as a textbook yardstick and never offered on the site.
 
 Seats are rotated fairly: each deal seed is played once per rotation of the seats (``--players``
 games), so every bot sits in every seat equally often and meets the same deal seeds (the first
 round's factories are identical; later rounds draw from the same random stream, but from bags that
 differ with the play). When fewer bots than players are named, the last one fills the remaining
-seats (``--bots strong,greedy --players 4`` is one strong player against three greedy ones).
+seats (``strong greedy --players 4`` is one strong player against three greedy ones).
 
 A game's winners are the players in first place (rulebook: score, then complete rows); a shared
 first place is reported as a tie, and the win rate counts it as half a win. Win rates come with a
-95% Wilson confidence interval. ``--budget`` is the wall-clock cap per move in seconds; the
-strong level's rollout count is derived from it with a fixed calibration (see
-:func:`games.engine.bots.rollouts_for`), so the games themselves do not depend on machine load
-unless a cap is hit.
+95% Wilson confidence interval. ``--budget`` is the wall-clock budget per move in seconds of the
+time-limited players (``strong``, ``master``, ``uct``; ``medium`` runs its fixed iterations);
+without it each level thinks for its own default (strong 1 s, master 4 s, uct 1 s);
+``--iterations`` gives them a fixed number of search iterations instead, so that a run is
+reproducible whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -26,8 +32,15 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .bots import LEVELS, _rollout, choose_move, rollouts_for
+from .bots import LEVELS, choose_move_with_stats
 from .rules import _apply_deal, _draw, _tally, deal, new_game, play, play_out, result
+from .search import SearchStats, deadline_for, uct_search
+
+YARDSTICKS = ("uct",)
+"""Arena-only players (not site levels)."""
+BOTS = (*LEVELS, *YARDSTICKS)
+TIMED = ("strong", "master", "uct")
+"""Players whose thinking is bounded by ``--budget``."""
 
 
 @dataclass
@@ -51,13 +64,42 @@ class GameResult:
     rounds: int
 
 
+def bot_move(
+    bot: str, state, player: int, *, seed: int, budget: float | None, iterations: int | None
+) -> tuple:
+    """(move, stats) of arena player ``bot``; ``budget`` None: the level's own (``uct``: 1 s)."""
+    if budget is None:
+        budget = LEVELS[bot].budget if bot in LEVELS else 1.0
+    if bot in YARDSTICKS:
+        start = time.perf_counter()
+        cpu = time.process_time()
+        stats = SearchStats(budget=budget)
+        rng = random.Random(seed)
+        deadline = None if iterations is not None else deadline_for(start, budget)
+        if state.phase == "tile":  # the yardstick searches the factory offer only
+            move, _ = choose_move_with_stats(state, player, "greedy", seed=seed)
+        else:
+            move = uct_search(
+                state, player, rng, iterations=iterations, deadline=deadline, stats=stats
+            )
+        stats.seconds = time.perf_counter() - start
+        stats.cpu_seconds = time.process_time() - cpu
+        return move, stats
+    if bot in TIMED:
+        if iterations is not None:
+            return choose_move_with_stats(state, player, bot, seed=seed, iterations=iterations)
+        return choose_move_with_stats(state, player, bot, seed=seed, budget=budget)
+    return choose_move_with_stats(state, player, bot, seed=seed)
+
+
 def play_game(
     bots: list[str],
     *,
     variant: str,
     deal_seed: int,
-    budget: float,
+    budget: float | None,
     game: int = 0,
+    iterations: int | None = None,
 ) -> GameResult:
     """One game, seat ``i`` played by ``bots[i]``; deals come from ``deal_seed``."""
     players = len(bots)
@@ -72,27 +114,19 @@ def play_game(
             continue
         player = state.to_move[0]
         seat = seats[player]
-        stats: dict = {}
         seed = (deal_seed * 1_000_003 + ply * 101 + player) & 0x7FFFFFFF
-        rollouts = rollouts_for(seat.bot, budget, players) if seat.bot == "strong" else None
-        move = choose_move(
-            state,
-            player,
-            seat.bot,
-            seed=seed,
-            time_cap=budget,
-            rollouts=rollouts,
-            stats=stats,
+        move, stats = bot_move(
+            seat.bot, state, player, seed=seed, budget=budget, iterations=iterations
         )
         state = play(state, move, player)
         ply += 1
         seat.moves += 1
-        seat.seconds += stats["seconds"]
-        seat.max_seconds = max(seat.max_seconds, stats["seconds"])
-        seat.max_cpu = max(seat.max_cpu, stats["cpu_seconds"])
-        if stats["rollouts"]:
-            seat.rollouts += stats["rollouts"]
-            seat.search_seconds += stats["seconds"]
+        seat.seconds += stats.seconds
+        seat.max_seconds = max(seat.max_seconds, stats.seconds)
+        seat.max_cpu = max(seat.max_cpu, stats.cpu_seconds)
+        if stats.iterations:
+            seat.rollouts += stats.iterations
+            seat.search_seconds += stats.seconds
     final = result(state)
     for standing in final.standings:
         seat = seats[standing.player]
@@ -104,7 +138,7 @@ def play_game(
 
 def measure_speed(players: int, variant: str, seconds: float = 0.5) -> tuple[float, float]:
     """Engine speed on this machine now: (random playouts of whole games per second, the strong
-    search's rollouts to the end of a round per second from a round's first move)."""
+    search's iterations per second from a round's first move)."""
     rng = random.Random(0)
     start = time.perf_counter()
     games = 0
@@ -113,17 +147,15 @@ def measure_speed(players: int, variant: str, seconds: float = 0.5) -> tuple[flo
         games += 1
     playouts = games / (time.perf_counter() - start)
     fresh = deal(new_game(players, variant), rng=rng)
-    start = time.perf_counter()
-    rollouts = 0
-    while time.perf_counter() - start < seconds:
-        _rollout(fresh.copy(), 0, rng)
-        rollouts += 1
-    return playouts, rollouts / (time.perf_counter() - start)
+    _, stats = choose_move_with_stats(fresh, 0, "strong", budget=seconds)
+    return playouts, stats.iterations / max(stats.seconds, 1e-9)
 
 
 def _task(args: tuple) -> GameResult:
-    bots, variant, deal_seed, budget, game = args
-    return play_game(bots, variant=variant, deal_seed=deal_seed, budget=budget, game=game)
+    bots, variant, deal_seed, budget, game, iterations = args
+    return play_game(
+        bots, variant=variant, deal_seed=deal_seed, budget=budget, game=game, iterations=iterations
+    )
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -241,35 +273,56 @@ def schedule(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.engine.arena", description=__doc__)
-    parser.add_argument("--bots", default="strong,greedy", help="comma-separated levels")
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine.arena",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("players_", nargs="*", metavar="BOT", help=f"players: {', '.join(BOTS)}")
+    parser.add_argument("--bots", help="the same as BOT..., comma-separated")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--budget", type=float, default=1.0, help="seconds per move (cap)")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        help="seconds per move of strong, master and uct (default: each level's own; uct 1 s)",
+    )
+    parser.add_argument(
+        "--iterations", type=int, help="fixed search iterations per move instead of --budget"
+    )
     parser.add_argument("--variant", default="colored", choices=("colored", "gray"))
     parser.add_argument("--jobs", type=int, default=1, help="games in parallel processes")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--every", type=int, default=10, help="progress line every N games")
+    parser.add_argument("--every", type=int, default=10, help="progress summary every N games")
+    parser.add_argument("--quiet", action="store_true", help="no line per game")
     args = parser.parse_args(argv)
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    unknown = [b for b in bots if b not in LEVELS]
-    if unknown or not bots or len(bots) > args.players:
-        parser.error(f"--bots: 1-{args.players} of {', '.join(LEVELS)}; got {args.bots!r}")
+    names = list(args.players_)
+    if args.bots:
+        names += args.bots.split(",")
+    bots = [b.strip() for b in names if b.strip()] or ["strong", "greedy"]
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown or len(bots) > args.players:
+        parser.error(f"bots: 1-{args.players} of {', '.join(BOTS)}; got {bots!r}")
     tasks = [
-        (seating, args.variant, deal_seed, args.budget, game)
+        (seating, args.variant, deal_seed, args.budget, game, args.iterations)
         for seating, deal_seed, game in schedule(bots, args.players, args.games, args.seed)
     ]
+    if args.iterations:
+        thinking = f"{args.iterations} iterations/move"
+    elif args.budget is not None:
+        thinking = f"budget {args.budget}s/move"
+    else:
+        thinking = "each level's own budget"
     header = (
         f"arena: bots {','.join(bots)}  players {args.players}  variant {args.variant}"
-        f"  games {len(tasks)}  budget {args.budget}s/move  jobs {args.jobs}  seed {args.seed}"
+        f"  games {len(tasks)}  {thinking}  jobs {args.jobs}  seed {args.seed}"
     )
     print(header, flush=True)
-    playouts, rollouts = measure_speed(args.players, args.variant)
+    playouts, iterations = measure_speed(args.players, args.variant)
     print(
         f"engine speed now: {playouts:.0f} random whole-game playouts/s,"
-        f" {rollouts:.0f} end-of-round rollouts/s (strong's policy, first move of round 1);"
-        f" strong budget {rollouts_for('strong', args.budget, args.players)} rollouts/move",
+        f" {iterations:.0f} strong search iterations/s (first move of round 1)",
         flush=True,
     )
     started = time.time()
@@ -277,8 +330,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def progress(game: GameResult) -> None:
         results.append(game)
-        scores = " ".join(f"{s.bot}:{s.score}" for s in game.seats)
-        print(f"game {game.game:4d} ({len(results)} done)  {scores}", flush=True)
+        if not args.quiet:
+            scores = " ".join(f"{s.bot}:{s.score}" for s in game.seats)
+            print(f"game {game.game:4d} ({len(results)} done)  {scores}", flush=True)
         if len(results) % args.every == 0 and len(results) < len(tasks):
             elapsed = time.time() - started
             print(report(results, f"-- after {len(results)} games, {elapsed:.0f}s"), flush=True)

@@ -1,20 +1,22 @@
-"""Computer players: ``random``, ``greedy``, ``medium`` and ``strong``.
+"""Computer players: ``random``, ``greedy``, ``medium``, ``strong`` and ``master``.
 
 >>> import random
 >>> from games.engine import deal, new_game
 >>> from games.engine.bots import choose_move
 >>> state = deal(new_game(2), rng=random.Random(1))
 >>> move = choose_move(state, 0, "greedy")
+>>> move = choose_move(state, 0, "strong", seed=7, iterations=50)
 
 A bot sees only what a player sees: the current state. Within a round Azul has no hidden
-information (the factories are face up), so the search players look ahead to the end of the
-current round and judge the position there with a heuristic that knows the end-of-game bonuses;
-they never look at future deals, which do not exist yet.
+information (the factories are face up); the bag holds public counts, so the search may sample
+the next round's deal from it (never a real future deal, which does not exist yet).
 
-Every bot is deterministic for a given ``seed`` and search budget (a number of rollouts, not a
-time), so a retried task chooses the same move. ``time_cap`` is a wall-clock safety net: when it
-is reached the search stops and the best move found so far is returned (then, and only then, the
-choice may depend on the machine's speed).
+``medium``, ``strong`` and ``master`` are one Monte Carlo tree search (:mod:`.search`) with
+different budgets. A budget is either a number of ``iterations`` (deterministic for a ``seed``:
+the same move every time) or ``budget`` seconds of wall clock (the search uses the whole of it,
+less a safety margin, so the move may then depend on the machine's speed). ``medium`` runs a
+fixed number of iterations; ``strong`` and ``master`` think for a time (1 and 4 seconds by
+default). :func:`choose_move_with_stats` also returns what the search did.
 
 This module uses the engine's in-place helpers on its own copies of the state and never changes
 the state it is given.
@@ -32,34 +34,39 @@ from .rules import (
     COLOR_BONUS,
     COLUMN_BONUS,
     ROW_BONUS,
-    _destinations,
     _free_columns,
-    _place,
-    _take,
     _wall_points,
     legal_moves,
 )
-from .state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, TILING_DONE, State
+from .search import DEFAULT, SearchStats, Weights, deadline_for, search
+from .state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, State
 
-__all__ = ["LEVELS", "Level", "choose_move", "evaluate", "move_values"]
+__all__ = [
+    "LEVELS",
+    "Level",
+    "SearchStats",
+    "choose_move",
+    "choose_move_with_stats",
+    "evaluate",
+    "move_values",
+]
 
 
 @dataclass(frozen=True)
 class Level:
-    """A bot level as players see it: its name, a title and a one-paragraph description."""
+    """A bot level as players see it: its name, a title and a one-paragraph description, and
+    its default search budget: ``iterations`` (fixed, deterministic) or ``budget`` (seconds)."""
 
     name: str
     title: str
     description: str
-    rollouts: int = 0
-    """Search budget at the default one-second cap: rollouts to the end of the round per move."""
+    iterations: int | None = None
+    budget: float | None = None
 
+    @property
+    def searches(self) -> bool:
+        return self.iterations is not None or self.budget is not None
 
-ROLLOUTS_PER_SECOND = {2: 2000, 3: 1000, 4: 600}
-"""Rollouts per second of the strong search on one core of the development machine, by number
-of players, at the slowest point (the first move of a round; the gray wall is the slower one).
-Used only to turn a time budget into a fixed, machine-independent number of rollouts; see
-:func:`rollouts_for`."""
 
 LEVELS: dict[str, Level] = {
     level.name: level
@@ -83,38 +90,34 @@ LEVELS: dict[str, Level] = {
         Level(
             "medium",
             "Medium",
-            "A lighter version of the strong player: it tries the most promising moves by"
-            " playing the rest of the round out a few dozen times, every player choosing"
-            " sensible moves, and keeps the move that leaves it best placed. It sees the traps"
-            " greedy falls into but looks less deeply than the strong player.",
-            rollouts=100,
+            "A lighter version of the strong player: the same look-ahead over the rest of the"
+            " round, with every player answering sensibly, but a few hundred simulated"
+            " continuations per move instead of thousands. It sees the traps greedy falls into"
+            " but misses deeper plans. It answers in a fraction of a second.",
+            iterations=300,
         ),
         Level(
             "strong",
             "Strong",
-            "A search player. For each promising move it plays the rest of the round out"
-            " hundreds of times, with every player making sensible, slightly varied choices,"
-            " and judges where each playout ends: points scored, floor penalties, unfinished"
-            " pattern lines and how likely each row, column and colour bonus still is before the"
-            " game ends. It spends its thinking on the best candidates, denies opponents the"
-            " tiles they need and avoids being forced to take a heap of tiles late in a round."
-            " It thinks for about one second per move.",
-            rollouts=ROLLOUTS_PER_SECOND[2],
+            "A tree search over the rest of the round: it tries its promising moves, the"
+            " opponents' best answers to them and its own replies, playing each line out to"
+            " the end of the round thousands of times, and judges where each ends: points,"
+            " floor penalties, how close each row, column and colour bonus is, neighbouring"
+            " tiles on the wall, unfinished pattern lines and who starts the next round. It"
+            " denies opponents the tiles they need and avoids being left with a heap of tiles"
+            " late in a round. It thinks for about one second per move.",
+            budget=1.0,
+        ),
+        Level(
+            "master",
+            "Master",
+            "The strong player given four times as long to think (about four seconds per"
+            " move): the same search, looking deeper into the round and checking its plans"
+            " more often. For players who beat the strong level and want a harder game.",
+            budget=4.0,
         ),
     )
 }
-
-
-def rollouts_for(level: str, budget: float = 1.0, players: int = 2) -> int:
-    """The fixed rollout budget of ``level`` for a per-move time ``budget`` in seconds.
-
-    The calibration is a constant (measured once on the development machine), so the number of
-    rollouts, and hence the move chosen, depends only on ``budget`` and the number of players,
-    never on the current load. The strong level keeps a 30% margin under the cap.
-    """
-    if level == "strong":
-        return max(8, int(ROLLOUTS_PER_SECOND[players] * budget * 0.7))
-    return LEVELS[level].rollouts
 
 
 def choose_move(
@@ -123,18 +126,50 @@ def choose_move(
     level: str = "strong",
     *,
     seed: int = 0,
-    time_cap: float = 1.0,
+    budget: float | None = None,
+    iterations: int | None = None,
+    time_cap: float | None = None,
     rollouts: int | None = None,
     stats: dict[str, Any] | None = None,
 ) -> Move:
     """A legal move for ``player`` (default: the only player to act) at ``level``.
 
-    ``rollouts`` overrides the level's search budget (see :func:`rollouts_for`); ``time_cap``
-    (seconds) stops the search early if it is reached. ``stats``, if given, receives
-    ``rollouts`` (how many were run), ``seconds`` (wall clock) and ``cpu_seconds`` (this
-    process's CPU time: on a busy machine the wall clock can exceed the cap when the process is
-    not scheduled, which no check inside the search can prevent).
+    ``budget`` (seconds) or ``iterations`` override the level's search budget; with both, the
+    search stops at whichever comes first. ``rollouts`` is another name for ``iterations`` and
+    ``time_cap`` for ``budget``. ``stats``, if given, receives ``rollouts`` (search iterations,
+    each ending in one rollout), ``seconds`` (wall clock) and ``cpu_seconds`` (this process's CPU
+    time: on a busy machine the wall clock can exceed the budget when the process is not
+    scheduled, which no check inside the search can prevent).
     """
+    move, found = choose_move_with_stats(
+        state,
+        player,
+        level,
+        seed=seed,
+        budget=budget if budget is not None else time_cap,
+        iterations=iterations if iterations is not None else rollouts,
+    )
+    if stats is not None:
+        stats["rollouts"] = found.iterations
+        stats["seconds"] = found.seconds
+        stats["cpu_seconds"] = found.cpu_seconds
+    return move
+
+
+def choose_move_with_stats(
+    state: State,
+    player: int | None = None,
+    level: str = "strong",
+    *,
+    seed: int = 0,
+    budget: float | None = None,
+    iterations: int | None = None,
+    weights: Weights = DEFAULT,
+) -> tuple[Move, SearchStats]:
+    """:func:`choose_move` and a :class:`~games.engine.search.SearchStats`: search iterations
+    (rollouts), seconds, CPU seconds, the budget used, and the root moves the search tried with
+    their mean reward (points for the mover, against the best opponent) and visits. ``weights``
+    (for tuning) replaces the search's weights."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: choose from {', '.join(LEVELS)}")
     start = time.perf_counter()
@@ -148,21 +183,32 @@ def choose_move(
     if not moves:
         raise ValueError(f"player {player} has no move to make now")
     rng = random.Random(seed)
-    done = 0
+    spec = LEVELS[level]
+    stats = SearchStats()
     if len(moves) == 1:
         move = moves[0]
     elif level == "random":
         move = moves[rng.randrange(len(moves))]
-    elif level == "greedy" or state.phase == "tile":
+    elif not spec.searches or state.phase == "tile":
         move = _greedy(state, player, moves, rng)
     else:
-        budget = rollouts if rollouts is not None else rollouts_for(level, time_cap, state.players)
-        move, done = _search(state, player, moves, rng, budget, start + time_cap * 0.85)
-    if stats is not None:
-        stats["rollouts"] = done
-        stats["seconds"] = time.perf_counter() - start
-        stats["cpu_seconds"] = time.process_time() - cpu_start
-    return move
+        if iterations is None and budget is None:
+            iterations, budget = spec.iterations, spec.budget
+        stats.budget = budget
+        deadline = None if budget is None else deadline_for(start, budget)
+        move = search(
+            state,
+            player,
+            rng,
+            iterations=iterations,
+            deadline=deadline,
+            stats=stats,
+            weights=weights,
+        )
+    stats.move = move
+    stats.seconds = time.perf_counter() - start
+    stats.cpu_seconds = time.process_time() - cpu_start
+    return move, stats
 
 
 # -- position knowledge --------------------------------------------------------------------------
@@ -370,133 +416,3 @@ def _greedy(state: State, player: int, moves: list[Move], rng: random.Random) ->
 
 def _move_key(move: Move) -> tuple[int, ...]:
     return (0, *move) if isinstance(move, Take) else (1, *move)
-
-
-# -- search --------------------------------------------------------------------------------------
-
-ROLLOUT_NOISE = 0.8
-"""Spread (in points) of the random jitter that varies the rollout players' choices."""
-CANDIDATES = 10
-"""Most root moves the strong search considers (the best by immediate worth)."""
-
-
-def _policy_take(state: State, rng: random.Random, noise: float) -> None:
-    """The rollout players' move, in place: the best immediate worth, plus a little noise."""
-    player = state.current
-    board = state.boards[player]
-    view = _View(board, state.gray, _rounds_left(state, pending=True))
-    destinations = _destinations(board)
-    marker = 1 if state.marker_holder < 0 else 0
-    gauss = rng.gauss
-    best = -1e9
-    choice = (0, 0, FLOOR)
-    seen: dict[int, tuple[float, int]] = {}
-    center = state.center
-    for source in range(len(state.factories) + 1):
-        counts = center if source == CENTER else state.factories[source - 1]
-        for color in range(5):
-            count = counts[color]
-            if not count:
-                continue
-            with_marker = marker if source == CENTER else 0
-            key = (color * 32 + count) * 2 + with_marker
-            cached = seen.get(key)
-            if cached is None:
-                top, where = -1e9, FLOOR
-                for line in destinations[color]:
-                    value = view.take_value(color, count, with_marker, line)
-                    if value > top:
-                        top, where = value, line
-                cached = seen[key] = (top, where)
-            value = cached[0] + gauss(0.0, noise)
-            if value > best:
-                best = value
-                choice = (source, color, cached[1])
-    _take(state, player, choice[0], choice[1], choice[2])
-
-
-def _finish_tiling(state: State) -> None:
-    """Gray wall: every pending tiling choice made greedily, in place."""
-    while state.phase == "tile":
-        for player, board in enumerate(state.boards):
-            if board.tiling != TILING_DONE:
-                line = board.tiling
-                view = _View(board, True, _rounds_left(state, pending=True))
-                _, column = view.best_column(line, board.line_color[line])
-                _place(state, player, line, column)
-                break
-
-
-OWN_WEIGHT = 0.5
-"""Extra weight of the player's own worth in a rollout's reward. A pure difference wins as often
-against greedy but scores less, and two pure-difference searchers starve each other (games of
-10-20 points); 0.5 keeps the bot building its own wall (about 72 against greedy's 33 in a short
-test instead of 63 against 25)."""
-
-
-def _reward(state: State, player: int) -> float:
-    """A round's outcome for ``player``: worth minus the best opponent's worth, plus
-    :data:`OWN_WEIGHT` times its own worth."""
-    mine = evaluate(state, player)
-    best_other = max(evaluate(state, p) for p in range(state.players) if p != player)
-    reward = mine - best_other
-    if state.phase == "over":
-        reward += 10.0 if reward > 0 else (-10.0 if reward < 0 else 0.0)
-    return reward + OWN_WEIGHT * mine
-
-
-def _rollout(state: State, player: int, rng: random.Random) -> float:
-    while state.phase == "take":
-        _policy_take(state, rng, ROLLOUT_NOISE)
-    if state.phase == "tile":
-        _finish_tiling(state)
-    return _reward(state, player)
-
-
-def _search(
-    state: State,
-    player: int,
-    moves: list[Move],
-    rng: random.Random,
-    budget: int,
-    deadline: float,
-) -> tuple[Move, int]:
-    """Successive halving over the best candidate moves, each judged by rollouts to the end of
-    the round. Returns the move and the number of rollouts run."""
-    scored = move_values(state, player)
-    candidates = [m for _, m in scored[:CANDIDATES]]
-    totals = {m: 0.0 for m in candidates}
-    counts = {m: 0 for m in candidates}
-    alive = list(candidates)
-    phases = max(1, (len(alive) - 1).bit_length())
-    per_phase = budget / phases
-    done = 0
-    clock = time.perf_counter
-    stopped = False
-    while len(alive) > 1 and not stopped:
-        each = max(1, int(per_phase / len(alive)))
-        for _ in range(each):
-            for move in alive:
-                if done >= budget or clock() > deadline:
-                    stopped = True
-                    break
-                copy = state.copy()
-                _take(copy, player, move[0], move[1], move[2])
-                totals[move] += _rollout(copy, player, rng)
-                counts[move] += 1
-                done += 1
-            if stopped:
-                break
-        ranked = sorted(
-            alive, key=lambda m: -(totals[m] / counts[m]) if counts[m] else float("inf")
-        )
-        if stopped:
-            alive = ranked
-            break
-        alive = ranked[: max(1, (len(ranked) + 1) // 2)]
-        if done >= budget:
-            break
-    best = alive[0]
-    if not counts[best]:
-        return scored[0][1], done
-    return best, done

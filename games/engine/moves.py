@@ -13,7 +13,7 @@ Factories count from 1, pattern lines and wall columns from 1 to 5. Internally a
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
 """The five tile colours, in the order of the colored wall's first row."""
@@ -29,11 +29,29 @@ FLOOR = 5
 MAX_FACTORIES = 9
 
 
-class IllegalMove(ValueError):
+class EngineError(ValueError):
+    """A reason a player can read, kept as an English template and its values so that a caller
+    can show it in another language (the engine knows nothing of languages): ``str(exc)`` is
+    ``exc.template % exc.params``, and a web layer shows ``gettext(exc.template) % params``.
+
+    The values are numbers and notation (shown as they are, quoted with ``repr`` where the text
+    said ``!r``), except under these keys, whose values are words a translation translates too:
+    ``color`` (a tile colour's name), ``phase`` and ``wanted_phase`` (a phase's name), ``what``
+    and ``example`` (fixed phrases of the notation's errors) and ``reason`` (another error).
+    ``games/engine_messages.py`` lists every template and phrase for the translators.
+    """
+
+    def __init__(self, template: str, /, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template % params if params else template)
+
+
+class IllegalMove(EngineError):
     """A move, deal or log entry that the rules do not allow in this state."""
 
 
-class InvalidNotation(ValueError):
+class InvalidNotation(EngineError):
     """Text that is not a move in the canonical notation."""
 
 
@@ -68,28 +86,47 @@ Move = Take | Place
 
 
 def color_index(name: str) -> int:
-    """Return the index of a colour name (any case); raise ``ValueError`` for an unknown one."""
+    """Return the index of a colour name (any case); raise :class:`InvalidNotation` (a
+    ``ValueError``) for an unknown one."""
     try:
         return COLOR_INDEX[name.strip().lower()]
     except (KeyError, AttributeError):
-        raise ValueError(f"unknown colour {name!r} (colours are {' '.join(COLORS)})") from None
+        raise InvalidNotation(
+            "unknown colour %(name)s (colours are %(colors)s)",
+            name=repr(name),
+            colors=" ".join(COLORS),
+        ) from None
 
 
-def _number(text: str, what: str, low: int, high: int, example: str) -> int:
+def _number(text: str, *, what: str, low: int, high: int, example: str) -> int:
     if not (text.isascii() and text.isdigit()):  # "³".isdigit() is true but int("³") fails
         raise InvalidNotation(
-            f"{what} must be a number from {low} to {high}, not {text!r}{example}"
+            "%(what)s must be a number from %(low)s to %(high)s, not %(text)s%(example)s",
+            what=what,
+            low=low,
+            high=high,
+            text=repr(text),
+            example=example,
         )
     value = int(text)
     if not low <= value <= high:
-        raise InvalidNotation(f"{what} must be from {low} to {high}, not {value}{example}")
+        raise InvalidNotation(
+            "%(what)s must be from %(low)s to %(high)s, not %(value)s%(example)s",
+            what=what,
+            low=low,
+            high=high,
+            value=value,
+            example=example,
+        )
     return value
 
 
 def parse_move(text: str) -> Move:
     """Parse a move in canonical notation; raise :class:`InvalidNotation` saying what is wrong."""
     if not isinstance(text, str):
-        raise InvalidNotation(f"a move is text like 'F3 blue 2', not {type(text).__name__}")
+        raise InvalidNotation(
+            "a move is text like 'F3 blue 2', not %(type)s", type=type(text).__name__
+        )
     parts = text.lower().split()
     if not parts:
         raise InvalidNotation("empty move: write it like 'F3 blue 2', 'C red floor' or 'wall 2 4'")
@@ -98,22 +135,37 @@ def parse_move(text: str) -> Move:
     if parts[0] == "wall":
         example = " (write a wall tiling like 'wall 2 4')"
         if len(parts) != 3:
-            raise InvalidNotation(f"a wall tiling has a line and a column{example}")
-        line = _number(parts[1], "the pattern line", 1, 5, example)
-        column = _number(parts[2], "the wall column", 1, 5, example)
+            raise InvalidNotation(
+                "a wall tiling has a line and a column%(example)s", example=example
+            )
+        line = _number(parts[1], what="the pattern line", low=1, high=5, example=example)
+        column = _number(parts[2], what="the wall column", low=1, high=5, example=example)
         return Place(line - 1, column - 1)
 
     example = " (write a move like 'F3 blue 2' or 'C red floor')"
     if len(parts) != 3:
-        raise InvalidNotation(f"a move has a source, a colour and a destination{example}")
+        raise InvalidNotation(
+            "a move has a source, a colour and a destination%(example)s", example=example
+        )
     where, color_name, dest = parts
     if where in ("c", "center", "centre"):
         source = CENTER
     elif where.startswith("f"):
-        source = _number(where[1:], "the factory", 1, MAX_FACTORIES, example)
+        source = _number(where[1:], what="the factory", low=1, high=MAX_FACTORIES, example=example)
     else:
-        raise InvalidNotation(f"unknown source {where!r}: use F1-F9 or C{example}")
+        raise InvalidNotation(
+            "unknown source %(source)s: use F1-F9 or C%(example)s",
+            source=repr(where),
+            example=example,
+        )
     if color_name not in COLOR_INDEX:
-        raise InvalidNotation(f"unknown colour {color_name!r} (colours are {' '.join(COLORS)})")
-    line = FLOOR if dest == "floor" else _number(dest, "the pattern line", 1, 5, example) - 1
+        raise InvalidNotation(
+            "unknown colour %(name)s (colours are %(colors)s)",
+            name=repr(color_name),
+            colors=" ".join(COLORS),
+        )
+    if dest == "floor":
+        line = FLOOR
+    else:
+        line = _number(dest, what="the pattern line", low=1, high=5, example=example) - 1
     return Take(source, COLOR_INDEX[color_name], line)

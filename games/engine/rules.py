@@ -138,15 +138,19 @@ def _tally(tiles: Iterable[int]) -> list[int]:
 def _parse_deal(state: State, tiles: Any) -> list[list[int]]:
     factories = len(state.factories)
     if not isinstance(tiles, list | tuple) or len(tiles) != factories:
-        raise IllegalMove(f"a deal lists the tiles of each of the {factories} factories")
+        raise IllegalMove(
+            "a deal lists the tiles of each of the %(factories)s factories", factories=factories
+        )
     counts = []
     for i, factory in enumerate(tiles, 1):
         if not isinstance(factory, list | tuple):
-            raise IllegalMove(f"factory {i}: a deal lists each factory's tiles as colour names")
+            raise IllegalMove(
+                "factory %(factory)s: a deal lists each factory's tiles as colour names", factory=i
+            )
         try:
             counts.append(_tally(color_index(name) for name in factory))
         except ValueError as exc:
-            raise IllegalMove(f"factory {i}: {exc}") from None
+            raise IllegalMove("factory %(factory)s: %(reason)s", factory=i, reason=exc) from None
     return counts
 
 
@@ -157,25 +161,38 @@ def _check_deal(state: State, counts: list[list[int]]) -> None:
         expected = max(0, min(TILES_PER_FACTORY, drawn_total - TILES_PER_FACTORY * i))
         if sum(factory) != expected:
             raise IllegalMove(
-                f"factory {i + 1} must get {expected} tiles, not {sum(factory)}"
-                f" ({bag_total} in the bag, {lid_total} in the lid)"
+                "factory %(factory)s must get %(count)s tiles, not %(got)s"
+                " (%(bag)s in the bag, %(lid)s in the lid)",
+                factory=i + 1,
+                count=expected,
+                got=sum(factory),
+                bag=bag_total,
+                lid=lid_total,
             )
     drawn = [sum(f[c] for f in counts) for c in range(5)]
     for c, name in enumerate(COLORS):
         if drawn_total <= bag_total:
             if drawn[c] > state.bag[c]:
                 raise IllegalMove(
-                    f"the deal draws {drawn[c]} {name} tiles but the bag holds {state.bag[c]}"
+                    "the deal draws %(drawn)s %(color)s tiles but the bag holds %(held)s",
+                    drawn=drawn[c],
+                    color=name,
+                    held=state.bag[c],
                 )
         elif drawn[c] < state.bag[c]:
             raise IllegalMove(
-                f"the bag runs empty during this deal, so all {state.bag[c]} {name} tiles in it"
-                f" are drawn before the lid is poured in; the deal draws {drawn[c]}"
+                "the bag runs empty during this deal, so all %(held)s %(color)s tiles in it"
+                " are drawn before the lid is poured in; the deal draws %(drawn)s",
+                held=state.bag[c],
+                color=name,
+                drawn=drawn[c],
             )
         elif drawn[c] - state.bag[c] > state.lid[c]:
             raise IllegalMove(
-                f"the deal draws {drawn[c]} {name} tiles but the bag and lid hold"
-                f" {state.bag[c] + state.lid[c]}"
+                "the deal draws %(drawn)s %(color)s tiles but the bag and lid hold %(held)s",
+                drawn=drawn[c],
+                color=name,
+                held=state.bag[c] + state.lid[c],
             )
 
 
@@ -321,12 +338,20 @@ def _require_phase(state: State, phase: str) -> None:
             raise IllegalMove("the game is over")
         if phase == "deal":
             raise IllegalMove("the factories are already filled for this round")
-        raise IllegalMove(f"this is the {state.phase} phase, not the {phase} phase")
+        raise IllegalMove(
+            "this is the %(phase)s phase, not the %(wanted_phase)s phase",
+            phase=state.phase,
+            wanted_phase=phase,
+        )
 
 
 def _check_player_index(state: State, player: Any) -> None:
     if type(player) is not int or not 0 <= player < state.players:
-        raise IllegalMove(f"there is no player {player!r} in a {state.players}-player game")
+        raise IllegalMove(
+            "there is no player %(player)s in a %(players)s-player game",
+            player=repr(player),
+            players=state.players,
+        )
 
 
 def _actor(state: State, move: Any, player: int | None) -> int:
@@ -341,13 +366,17 @@ def _actor(state: State, move: Any, player: int | None) -> int:
         raise IllegalMove("the factories have not been filled for this round yet")
     if state.phase == "take":
         if not isinstance(move, Take):
-            raise IllegalMove(
-                "it is the factory offer: take tiles with a move like 'F3 blue 2'"
-                if isinstance(move, Place)
-                else f"not a move: {move!r}"
-            )
+            if isinstance(move, Place):
+                raise IllegalMove(
+                    "it is the factory offer: take tiles with a move like 'F3 blue 2'"
+                )
+            raise IllegalMove("not a move: %(move)s", move=repr(move))
         if player is not None and player != state.current:
-            raise IllegalMove(f"it is player {state.current}'s turn, not player {player}'s")
+            raise IllegalMove(
+                "it is player %(current)s's turn, not player %(player)s's",
+                current=state.current,
+                player=player,
+            )
         return state.current
     if not isinstance(move, Place):
         raise IllegalMove(
@@ -357,62 +386,86 @@ def _actor(state: State, move: Any, player: int | None) -> int:
     if player is None:
         if len(waiting) != 1:
             raise IllegalMove(
-                f"players {waiting} are each choosing wall spaces: say which one moves"
+                "players %(players)s are each choosing wall spaces: say which one moves",
+                players=waiting,
             )
         return waiting[0]
     if player not in waiting:
-        raise IllegalMove(f"player {player} has no wall space to choose now")
+        raise IllegalMove("player %(player)s has no wall space to choose now", player=player)
     return player
 
 
 def _check_take(state: State, player: int, move: Take) -> None:
     source, color, line = move
     if type(color) is not int or not 0 <= color < 5:
-        raise IllegalMove(f"unknown colour {color!r}")
+        raise IllegalMove("unknown colour %(value)s", value=repr(color))
     if type(line) is not int or not 0 <= line <= FLOOR:
-        raise IllegalMove(f"unknown destination {line!r}: pattern lines 1-5 or the floor")
+        raise IllegalMove(
+            "unknown destination %(value)s: pattern lines 1-5 or the floor", value=repr(line)
+        )
     name = COLORS[color]
     factories = len(state.factories)
     if type(source) is not int or not 0 <= source <= factories:
         raise IllegalMove(
-            f"there is no factory {source}:"
-            f" a {state.players}-player game has factories 1-{factories}"
+            "there is no factory %(source)s:"
+            " a %(players)s-player game has factories 1-%(factories)s",
+            source=source,
+            players=state.players,
+            factories=factories,
         )
     if source == CENTER:
         if not state.center[color]:
-            raise IllegalMove(f"the center has no {name} tiles")
+            raise IllegalMove("the center has no %(color)s tiles", color=name)
     else:
         factory = state.factories[source - 1]
         if not any(factory):
-            raise IllegalMove(f"factory {source} is empty")
+            raise IllegalMove("factory %(factory)s is empty", factory=source)
         if not factory[color]:
-            raise IllegalMove(f"factory {source} has no {name} tiles")
+            raise IllegalMove(
+                "factory %(factory)s has no %(color)s tiles", factory=source, color=name
+            )
     if line == FLOOR:
         return
     board = state.boards[player]
     held = board.line_color[line]
     if board.line_count[line] == line + 1:
-        raise IllegalMove(f"pattern line {line + 1} is already full")
+        raise IllegalMove("pattern line %(line)s is already full", line=line + 1)
     if held >= 0 and held != color:
-        raise IllegalMove(f"pattern line {line + 1} already holds {COLORS[held]}")
+        raise IllegalMove(
+            "pattern line %(line)s already holds %(color)s", line=line + 1, color=COLORS[held]
+        )
     if board.row_mask[line] >> color & 1:
-        raise IllegalMove(f"the wall's row {line + 1} already has {name}")
+        raise IllegalMove(
+            "the wall's row %(line)s already has %(color)s", line=line + 1, color=name
+        )
 
 
 def _check_place(state: State, player: int, move: Place) -> None:
     line, column = move
     board = state.boards[player]
     if type(line) is not int or not 0 <= line < 5:
-        raise IllegalMove(f"there is no pattern line {line!r}: lines are 1-5")
+        raise IllegalMove("there is no pattern line %(value)s: lines are 1-5", value=repr(line))
     if type(column) is not int or not 0 <= column < 5:
-        raise IllegalMove(f"there is no wall column {column!r}: columns are 1-5")
+        raise IllegalMove("there is no wall column %(value)s: columns are 1-5", value=repr(column))
     if line != board.tiling:
-        raise IllegalMove(f"pattern line {board.tiling + 1} is the one to tile now, not {line + 1}")
+        raise IllegalMove(
+            "pattern line %(line)s is the one to tile now, not %(chosen)s",
+            line=board.tiling + 1,
+            chosen=line + 1,
+        )
     color = board.line_color[line]
     if board.wall[line * 5 + column] >= 0:
-        raise IllegalMove(f"the wall's row {line + 1} already has a tile in column {column + 1}")
+        raise IllegalMove(
+            "the wall's row %(line)s already has a tile in column %(column)s",
+            line=line + 1,
+            column=column + 1,
+        )
     if board.col_mask[column] >> color & 1:
-        raise IllegalMove(f"the wall's column {column + 1} already has {COLORS[color]}")
+        raise IllegalMove(
+            "the wall's column %(column)s already has %(color)s",
+            column=column + 1,
+            color=COLORS[color],
+        )
 
 
 def _take(state: State, player: int, source: int, color: int, line: int) -> None:
@@ -676,13 +729,13 @@ def move_entry(player: int, move: Move | str) -> dict[str, Any]:
 def apply_entry(state: State, entry: LogEntry) -> State:
     """Apply one log entry (a deal or a move) and return the new state."""
     if not isinstance(entry, Mapping):
-        raise IllegalMove(f"a log entry is a mapping, not {type(entry).__name__}")
+        raise IllegalMove("a log entry is a mapping, not %(type)s", type=type(entry).__name__)
     kind = entry.get("kind")
     if kind == "deal":
         return deal(state, tiles=entry.get("tiles"))
     if kind == "move":
         return play(state, entry.get("move"), entry.get("player"))
-    raise IllegalMove(f"unknown log entry kind {kind!r}: expected 'deal' or 'move'")
+    raise IllegalMove("unknown log entry kind %(kind)s: expected 'deal' or 'move'", kind=repr(kind))
 
 
 def replay(
@@ -698,7 +751,9 @@ def replay(
         try:
             state = apply_entry(state, entry)
         except ValueError as exc:
-            raise IllegalMove(f"log entry {number}: {exc}") from None
+            raise IllegalMove(
+                "log entry %(number)s: %(reason)s", number=number, reason=exc
+            ) from None
     return state
 
 

@@ -36,3 +36,15 @@ def player_games(context: template.Context, player: Any) -> dict[str, Any]:
         "finished": [],
         "viewer_tz": getattr(getattr(user, "profile", None), "time_zone", "UTC"),
     }
+
+
+@register.inclusion_tag("games/_declined_notices.html", takes_context=True)
+def declined_invitations(context: template.Context) -> dict[str, Any]:
+    """The notice on the creator's home page and "My games" that an invited player declined,
+    with what they can do about it: invite someone else, open the seat, or cancel the game."""
+    request = context["request"]
+    return {
+        "declined": selectors.declined_invitations(user=request.user),
+        "next": request.get_full_path(),
+        "csrf_token": context.get("csrf_token"),
+    }

@@ -6,16 +6,24 @@
 
   const root = document.getElementById("game-root");
   if (!root) return;
-  const POLL_MS = 20000;
+  // Live updates (the block at the end): the least time between two looks at the server.
+  const POLL_MS = 1000;
   let pick = null; // {source: "F3" | "C", color: "blue"}
   let busy = false;
 
   function game() { return document.getElementById("game"); }
 
-  // The newest moves are at the end of the log: keep them in view.
+  // The newest moves are at the end of the log: keep them in view, from the "since you last
+  // played" mark on when there is one.
   function scrollLog() {
     const log = root.querySelector(".move-log");
-    if (log) log.scrollTop = log.scrollHeight;
+    if (!log) return;
+    log.scrollTop = log.scrollHeight;
+    const since = log.querySelector(".since-marker");
+    if (since) {
+      const offset = since.getBoundingClientRect().top - log.getBoundingClientRect().top;
+      if (offset < 0) log.scrollTop += offset;  // the mark at the top, the newest below it
+    }
   }
   scrollLog();
 
@@ -38,8 +46,20 @@
     return { source: parts[0], color: parts[1], dest: parts[2] };
   }
 
+  // The page's strings come from Django's JavaScript catalog (/jsi18n/, loaded before this
+  // script): gettext() and friends, in the page's language.
+  const COLOR_NAMES = {
+    blue: pgettext("tile colour", "blue"),
+    yellow: pgettext("tile colour", "yellow"),
+    red: pgettext("tile colour", "red"),
+    black: pgettext("tile colour", "black"),
+    white: pgettext("tile colour", "white"),
+  };
+
   function sourceName(source) {
-    return source === "C" ? "the center" : "factory " + source.slice(1);
+    return source === "C"
+      ? gettext("the centre")
+      : interpolate(gettext("factory %(number)s"), { number: source.slice(1) }, true);
   }
 
   function showError(text) {
@@ -81,10 +101,32 @@
       }
     });
     g.querySelectorAll("button.dest").forEach((d) => { d.disabled = !dests.has(d.dataset.dest); });
-    setHint("Picked " + count + " " + color + " from " + sourceName(source) +
-            ": now click a highlighted pattern line or the floor line (Esc to cancel).");
+    // No mention of Esc: most phones have no such key (choosing the same tiles again cancels).
+    setHint(interpolate(
+      ngettext(
+        "Picked %(count)s %(color)s tile from %(source)s: now choose a highlighted pattern line or the floor line.",
+        "Picked %(count)s %(color)s tiles from %(source)s: now choose a highlighted pattern line or the floor line.",
+        count
+      ),
+      { count: count, color: COLOR_NAMES[color] || color, source: sourceName(source) },
+      true
+    ));
     const first = g.querySelector("button.dest:not(:disabled)");
     if (first) first.focus({ preventScroll: true });
+    showDestinations(g);
+  }
+
+  // On a narrow screen the factories and the player's board are a screen apart: once tiles are
+  // picked, bring the player's board (its pattern lines and floor line) into view.
+  const NARROW = window.matchMedia("(max-width: 60rem)");
+  function showDestinations(g) {
+    if (!NARROW.matches) return;
+    const board = g.querySelector(".player-board.interactive");
+    if (!board) return;
+    const box = board.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    board.scrollIntoView({ block: "nearest", behavior: reduce ? "auto" : "smooth" });
   }
 
   async function refresh(message) {
@@ -92,8 +134,14 @@
     const response = await fetch(g.dataset.boardUrl, {
       headers: { "X-Requested-With": "fetch" }, credentials: "same-origin",
     });
-    if (!response.ok) throw new Error("Could not reload the board (" + response.status + ").");
+    if (!response.ok) {
+      throw new Error(interpolate(
+        gettext("Could not reload the board (%(status)s)."), { status: response.status }, true
+      ));
+    }
     root.innerHTML = await response.text();
+    // The move ended the game: the page itself shows the result with the rematch in it.
+    if (game() && game().dataset.status === "finished") { window.location.reload(); return; }
     scrollLog();
     pick = null;
     if (message) showError(message);
@@ -120,13 +168,15 @@
         await refresh();
         return;
       }
-      let detail = "";
-      try { detail = (await response.json()).detail || ""; } catch (e) { detail = ""; }
+      let detail = "", code = "";
+      try { ({ detail = "", code = "" } = await response.json()); } catch (e) { detail = ""; }
       if (response.status === 409) {
-        await refresh("Someone moved first: the board has been updated, so choose your move again.");
+        // A move of the player's own from another tab or window is reported as theirs.
+        await refresh(code === "already_moved" ? detail : gettext("Someone moved first: the board has been updated, so choose your move again."));
       } else {
         clearPick();
-        showError("Move " + move + " was refused: " + (detail || ("error " + response.status)));
+        const reason = detail || interpolate(gettext("error %(status)s"), { status: response.status }, true);
+        showError(interpolate(gettext("Move %(move)s was refused: %(reason)s"), { move: move, reason: reason }, true));
       }
     } catch (err) {
       showError(String(err.message || err));
@@ -161,18 +211,108 @@
     if (event.key === "Escape" && pick) clearPick();
   });
 
-  // Correspondence pace: look for other players' moves now and then while the page is visible.
-  setInterval(async () => {
-    const g = game();
-    if (!g || busy || pick || document.hidden || !["active", "open"].includes(g.dataset.status)) return;
-    try {
-      const response = await fetch(g.dataset.boardUrl + "?since=" + g.dataset.ply, {
-        headers: { "X-Requested-With": "fetch" }, credentials: "same-origin",
-      });
-      if (response.status === 200) {
-        root.innerHTML = await response.text();
-        scrollLog();
+  // Live updates. The page asks the server to answer as soon as the game changes: a long-poll
+  // on the game's version as this page sees it (an ETag), answered 304 when nothing changed
+  // within the wait, or 200 as soon as something did; the page then loads the new board
+  // (games/live.py). A server that cannot keep a request waiting answers at once, and this then
+  // asks once a POLL_MS: polling with ETag/304. When they fail twice in a row, it polls the board
+  // itself (POLL_MS, backing off to 10 s) and tries them again a minute later. Nothing is asked
+  // while the page is hidden.
+  const LIVE_WAIT_S = 50;
+  let liveTag = null; // the ETag of the version last seen, and the ply the page showed then
+  let liveTagPly = null;
+  let liveRequest = null; // the request in flight, aborted when the page is hidden
+  let liveDownUntil = 0;
+
+  function pause(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+
+  function liveUrl(g) {
+    return g.dataset.liveUrl || g.dataset.boardUrl.replace(/board\/$/, "live/");
+  }
+
+  // Shows a board the server sent, unless the player is in the middle of a move or the page
+  // already shows a later one (their own move, swapped in meanwhile). True when shown.
+  function showBoard(html) {
+    const now = game();
+    if (busy || pick || !now) return false;
+    const next = document.createElement("template");
+    next.innerHTML = html;
+    const incoming = next.content.getElementById("game");
+    if (incoming && Number(incoming.dataset.ply) < Number(now.dataset.ply)) return false;
+    // The game has just ended: the page itself shows the result (the game-over banner with the
+    // rematch, the analysis), outside the board swapped here.
+    if (incoming && incoming.dataset.status === "finished" && now.dataset.status === "active") {
+      window.location.reload();
+      return true;
+    }
+    root.innerHTML = html;
+    scrollLog();
+    return true;
+  }
+
+  async function liveCheck(g) {
+    const headers = { "X-Requested-With": "fetch" };
+    if (liveTag && liveTagPly === g.dataset.ply) headers["If-None-Match"] = liveTag;
+    liveRequest = new AbortController();
+    const response = await fetch(liveUrl(g) + "?wait=" + LIVE_WAIT_S + "&since=" + g.dataset.ply, {
+      headers: headers, credentials: "same-origin", cache: "no-store", signal: liveRequest.signal,
+    });
+    if (response.redirected) throw new Error("signed out");
+    if (response.status === 304 || response.status === 204) {
+      liveTag = response.headers.get("ETag") || liveTag;
+      liveTagPly = g.dataset.ply;
+      return false;
+    }
+    if (response.status !== 200) throw new Error("live updates answered " + response.status);
+    const tag = response.headers.get("ETag");
+    const board = await fetch(g.dataset.boardUrl, {
+      headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store",
+    });
+    if (board.redirected || board.status !== 200) {
+      throw new Error("the board answered " + board.status);
+    }
+    if (!showBoard(await board.text())) return false;
+    liveTag = tag;
+    liveTagPly = game() ? game().dataset.ply : null;
+    return true;
+  }
+
+  async function pollBoard(g) {
+    const response = await fetch(g.dataset.boardUrl + "?since=" + g.dataset.ply, {
+      headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store",
+    });
+    if (response.redirected) throw new Error("signed out");
+    if (response.status === 204) return false;
+    if (response.status !== 200) throw new Error("the board answered " + response.status);
+    return showBoard(await response.text());
+  }
+
+  async function watchGame() {
+    let failures = 0;
+    for (;;) {
+      const g = game();
+      if (!g || !["active", "open"].includes(g.dataset.status)) return;
+      if (document.hidden || busy || pick) { await pause(250); continue; }
+      const started = Date.now();
+      let changed = false;
+      try {
+        changed = Date.now() < liveDownUntil ? await pollBoard(g) : await liveCheck(g);
+        failures = 0;
+      } catch (err) {
+        liveRequest = null;
+        if (err.name === "AbortError") continue; // the page was hidden
+        failures += 1;
+        if (failures >= 2 && Date.now() >= liveDownUntil) liveDownUntil = Date.now() + 60000;
       }
-    } catch (e) { /* offline for a moment: try again next time */ }
-  }, POLL_MS);
+      liveRequest = null;
+      const gap = failures ? Math.min(POLL_MS * failures, 10000)
+        : changed ? 0 : POLL_MS - (Date.now() - started);
+      if (gap > 0) await pause(gap);
+    }
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden && liveRequest) liveRequest.abort();
+  });
+  watchGame();
 })();

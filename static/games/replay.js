@@ -19,6 +19,32 @@
     }
   }
 
+  // A position of an analysed game: highlight the move the computer preferred from here
+  // ("F3 blue 2", "C red floor", "wall 2 4"), written in the note above the board.
+  function showSuggestion() {
+    const note = root.querySelector(".judged-move[data-suggest]");
+    if (!note) return;
+    const words = note.dataset.suggest.split(" ");
+    const board = root.querySelector(`.player-board[data-seat="${note.dataset.seat}"]`);
+    const marks = [];
+    if (words[0] === "wall") {
+      const row = board && board.querySelectorAll(".wall-row")[Number(words[1]) - 1];
+      if (row) marks.push(row.querySelectorAll(".tile")[Number(words[2]) - 1]);
+    } else {
+      const source = words[0] === "C"
+        ? root.querySelector(".center")
+        : root.querySelectorAll(".factories .factory")[Number(words[0].slice(1)) - 1];
+      if (source) marks.push(...source.querySelectorAll(`.tile.${CSS.escape(words[1])}`));
+      if (board) {
+        marks.push(words[2] === "floor"
+          ? board.querySelector(".floor-line")
+          : board.querySelectorAll(".pattern-line")[Number(words[2]) - 1]);
+      }
+    }
+    marks.filter(Boolean).forEach((element) => element.classList.add("suggested"));
+  }
+  showSuggestion();
+
   async function show(url, push) {
     if (loading) loading.abort();
     loading = new AbortController();
@@ -40,6 +66,7 @@
     const log = root.querySelector(".move-log");
     if (log) log.scrollTop = keep;
     showCurrentMove();
+    showSuggestion();
     if (push) history.pushState({ replay: true }, "", url);
   }
 

@@ -50,14 +50,41 @@ def _chromium_path() -> str:
     return path
 
 
+def _end_live_waits() -> None:
+    """End the long-polls the pages left waiting in the live server (games/live.py), and wait
+    for the thread that watches them to stop, so that no request holds the test database."""
+    from games import live
+
+    live.watch.wake_all()
+    live.watch.join(5)
+
+
 @pytest.fixture(scope="session")
-def browser() -> Iterator:
+def browser(django_db_setup) -> Iterator:
+    """Chromium, for the session. It depends on the test database so that it closes before the
+    database is dropped: the pages' long-polls left waiting must end first."""
     sync_api = pytest.importorskip("playwright.sync_api")
     executable = _chromium_path()
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+        _end_live_waits()
+
+
+@pytest.fixture(autouse=True)
+def _close_pages(request) -> Iterator[None]:
+    """After each browser test, close the pages it left open and end their long-polls, before the
+    test's data is flushed (they would poll games that no longer exist, on into the next tests)."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")  # torn down (flushed) after this fixture
+    browser = request.getfixturevalue("browser")
+    yield
+    for context in list(browser.contexts):
+        context.close()
+    _end_live_waits()
 
 
 @pytest.fixture

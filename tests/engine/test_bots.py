@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import COLORS, FLOOR, Place, Take, deal, legal_moves, new_game, play, random_move
-from games.engine.bots import LEVELS, choose_move, move_values, rollouts_for
+from games.engine.bots import LEVELS, choose_move, move_values
 from games.engine.state import State
 
 TINY = 12  # rollouts: enough to exercise the search, cheap enough for property tests
@@ -122,9 +122,10 @@ def test_a_tiny_time_cap_still_returns_a_legal_move_quickly(players):
     assert elapsed < 0.5  # generous: the machine may be busy; unbounded it would take minutes
 
 
-def test_the_strong_budget_follows_the_time_budget():
-    assert rollouts_for("strong", 1.0, 2) > rollouts_for("strong", 0.3, 2) > 0
-    assert rollouts_for("strong", 1.0, 4) < rollouts_for("strong", 1.0, 2)
+def test_the_levels_think_longer_as_they_go_up():
+    assert LEVELS["medium"].iterations and LEVELS["medium"].budget is None
+    assert 0 < LEVELS["strong"].budget < LEVELS["master"].budget
+    assert list(LEVELS) == ["random", "greedy", "medium", "strong", "master"]
     for level in LEVELS.values():
         assert level.name and level.title and len(level.description) > 80
 

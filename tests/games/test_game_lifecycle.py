@@ -31,19 +31,29 @@ def test_invited_game_starts_when_the_invitation_is_accepted(alice, bob, create_
     assert selectors.invitations_for_user(user=bob) == []
 
 
-def test_declining_opens_the_seat_for_the_lobby(alice, bob, carol, create_game, clients):
+def test_a_declined_seat_waits_for_the_creator_who_may_open_it(
+    alice, bob, carol, create_game, clients
+):
     game = create_game(alice, [{"kind": "invite", "username": "bob"}])
     response = clients["bob"].post(
         games_url(game["id"], "invitation"), {"accept": False}, format="json"
     )
     assert response.status_code == 200
     assert response.json()["status"] == "open"
-    assert response.json()["players"][1]["is_open"]
+    declined = response.json()["players"][1]
+    assert declined["invitation"] == "declined" and not declined["is_open"]
     again = clients["bob"].post(
         games_url(game["id"], "invitation"), {"accept": True}, format="json"
     )
     assert again.status_code == 404 and "no pending invitation" in again.json()["detail"]
 
+    # Declined is not open: not in the lobby, and nobody can take the seat from there.
+    assert selectors.open_games_for_lobby(user=carol) == []
+    refused = clients["carol"].post(games_url(game["id"], "join"))
+    assert refused.status_code == 409 and "no open seat" in refused.json()["detail"]
+
+    opened = clients["alice"].post(games_url(game["id"], "seats", 1, "open"))
+    assert opened.status_code == 200 and opened.json()["players"][1]["is_open"]
     assert [str(g["id"]) for g in selectors.open_games_for_lobby(user=carol)] == [game["id"]]
     assert selectors.open_games_for_lobby(user=alice) == []  # her own game
     joined = clients["carol"].post(games_url(game["id"], "join"))

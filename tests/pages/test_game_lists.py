@@ -161,7 +161,9 @@ def test_invitation_accept_and_decline_buttons(alice, bob, carol, client_for):
     assert response.redirect_chain[-1][0] == reverse("games:detail", args=[game.id])
     seats = {s.position: s for s in Seat.objects.filter(game=game)}
     assert seats[1].invitation == "accepted"
-    assert seats[2].user is None  # carol declined: the seat is open again
+    # carol declined: the seat has no player, and waits for alice to decide (not the lobby)
+    assert seats[2].user is None and seats[2].invitation == "declined"
+    assert seats[2].declined_by == carol and not seats[2].is_open
     assert invitation_url not in client_for(bob).get(reverse("games:my_games")).content.decode()
 
 

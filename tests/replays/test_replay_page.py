@@ -17,9 +17,10 @@ from tests.replays.conftest import log_of, replayed
 
 pytestmark = pytest.mark.django_db
 
-REPLAY_BUDGET = 2
-"""Queries of a replay page for a visitor who is not signed in, once the game's replay is in
-the cache: the game, and its seats with their players."""
+REPLAY_BUDGET = 3
+"""Queries of a replay page of a finished game for a visitor who is not signed in, once the
+game's replay is in the cache: the game, its seats with their players, and its analysis (the
+note on the move played from the position shown, `analysis_tags.judged_move`)."""
 
 
 def replay_url(game, ply=None) -> str:

@@ -1,0 +1,26 @@
+"""One full stop after a name that ends with one (`accounts.punctuation`).
+
+`{{ winners|end_sentence }}` ends a sentence with a name; for a sentence written whole in the
+template (a translated one), `{% filter tidy_full_stops %}...{% endfilter %}` mends it.
+"""
+
+from django import template
+from django.utils.safestring import SafeData, mark_safe
+
+from accounts import punctuation
+
+register = template.Library()
+
+
+def _keep_safety(original, result: str):
+    return mark_safe(result) if isinstance(original, SafeData) else result
+
+
+@register.filter(is_safe=True)
+def end_sentence(value) -> str:
+    return _keep_safety(value, punctuation.end_sentence(value))
+
+
+@register.filter(is_safe=True)
+def tidy_full_stops(value) -> str:
+    return _keep_safety(value, punctuation.tidy_full_stops(value))

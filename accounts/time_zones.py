@@ -1,0 +1,98 @@
+"""Time zones as players see them: the settings page's picker, grouped by region, and the short
+label every time on the site ends with ("KST", "CET", "UTC+4")."""
+
+from __future__ import annotations
+
+import datetime
+import zoneinfo
+from functools import cache
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import time_zone_names
+
+# The IANA database's regions: its real, place-named zones are "Region/City". The rest of
+# `zoneinfo.available_timezones()` are aliases kept for old software ("US/Eastern", "Cuba",
+# "Etc/GMT+5", "EST5EDT"): still accepted (a stored or browser-reported one stays valid), not
+# offered in the picker.
+REGIONS = (
+    "Africa",
+    "America",
+    "Antarctica",
+    "Arctic",
+    "Asia",
+    "Atlantic",
+    "Australia",
+    "Europe",
+    "Indian",
+    "Pacific",
+)
+UTC = "UTC"
+
+
+def _city(name: str) -> str:
+    """ "America/Argentina/Buenos_Aires" -> "Argentina / Buenos Aires"."""
+    return name.partition("/")[2].replace("_", " ").replace("/", " / ")
+
+
+@cache
+def _groups() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    names = time_zone_names()
+    return tuple(
+        (region, tuple((name, _city(name)) for name in names if name.startswith(region + "/")))
+        for region in REGIONS
+    )
+
+
+def grouped_time_zone_choices(current: str | None = None) -> list:
+    """The picker's choices: UTC, then each region's zones as an optgroup (Africa, America,
+    ...), plus `current` on its own when it is a valid zone outside those (an alias)."""
+    choices: list = [(UTC, "UTC")]
+    choices += [(region, list(zones)) for region, zones in _groups()]
+    offered = {name for _region, zones in _groups() for name, _label in zones}
+    if current and current != UTC and current in time_zone_names() and current not in offered:
+        choices.append((_("Other"), [(current, current.replace("_", " "))]))
+    return choices
+
+
+class TimeZoneField(forms.ChoiceField):
+    """A choice of time zone: shown grouped by region, accepting any zone that
+    `zoneinfo.available_timezones()` knows (as `Profile.time_zone` does)."""
+
+    default_error_messages = {
+        "invalid_choice": _(
+            "“%(value)s” is not a known time zone. Choose one from the list, such as "
+            "Europe/Paris or America/New_York."
+        ),
+    }
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("choices", grouped_time_zone_choices)
+        super().__init__(**kwargs)
+
+    def valid_value(self, value: str) -> bool:
+        return value in time_zone_names()
+
+
+def zone_label(moment: datetime.datetime) -> str:
+    """The short name of `moment`'s zone at that moment: its abbreviation where the time zone
+    database has one in letters ("KST", "CEST", "UTC"), else its offset ("UTC+4", "UTC-3:30")
+    rather than the database's bare "+04"."""
+    name = moment.tzname() or ""
+    if name[:1].isalpha():
+        return name
+    offset = moment.utcoffset() or datetime.timedelta(0)
+    minutes = int(offset.total_seconds() // 60)
+    if minutes == 0:
+        return UTC
+    sign = "+" if minutes > 0 else "-"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
+
+
+def zone_or_utc(name: str | None) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(name or UTC)
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return zoneinfo.ZoneInfo(UTC)

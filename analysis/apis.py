@@ -1,0 +1,76 @@
+"""The analysis in the API: read it, or ask for it."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from analysis import selectors, services
+from games import selectors as game_selectors
+from games.apis import ERRORS, GameApiBase
+
+
+class JudgedMoveSerializer(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="The move's log entry number.")
+    position = serializers.IntegerField()
+    round = serializers.IntegerField()
+    played = serializers.CharField(help_text="The move played, in notation.")
+    best = serializers.CharField(help_text="The best move the computer found.")
+    loss = serializers.FloatField(help_text="Points the move played lost against the best.")
+    rollouts = serializers.IntegerField(help_text="Simulated games the judgement rests on.")
+    costly = serializers.BooleanField(help_text="One of the player's three costliest moves.")
+    best_played = serializers.BooleanField()
+
+
+class PlayerAnalysisSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    name = serializers.CharField()
+    is_viewer = serializers.BooleanField()
+    total_loss = serializers.FloatField()
+    best_found = serializers.IntegerField()
+    moves = JudgedMoveSerializer(many=True)
+    costliest = JudgedMoveSerializer(many=True)
+
+
+class AnalysisSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["pending", "done", "failed"], allow_null=True, help_text="null: never asked for."
+    )
+    may_request = serializers.BooleanField()
+    seconds_per_move = serializers.FloatField(allow_null=True)
+    players = PlayerAnalysisSerializer(many=True)
+
+
+class GameAnalysisApi(GameApiBase):
+    @extend_schema(
+        summary="A finished game's analysis",
+        responses={200: AnalysisSerializer, 404: ERRORS[404]},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = game_selectors.game_get(game_id=game_id)
+        return Response(selectors.analysis_view(game=game, viewer=request.user))
+
+    @extend_schema(
+        summary="Ask for a finished game's analysis (its players only)",
+        description=(
+            "Queues the analysis the first time (202); afterwards returns it as it stands (200)."
+            " The computer judges each move the game's players made against the best move it"
+            " finds, with a time budget per game."
+        ),
+        request=None,
+        responses={
+            200: AnalysisSerializer,
+            202: OpenApiResponse(AnalysisSerializer, description="queued"),
+            403: ERRORS[403],
+            404: ERRORS[404],
+            409: ERRORS[409],
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        before = services.analysis_request(game_id=game_id, user=request.user)
+        game = game_selectors.game_get(game_id=game_id)
+        view = selectors.analysis_view(game=game, viewer=request.user)
+        code = status.HTTP_200_OK if before.status == "done" else status.HTTP_202_ACCEPTED
+        return Response(view, status=code)

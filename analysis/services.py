@@ -1,0 +1,174 @@
+"""Post-game analysis: asking for one (`analysis_request`) and computing it (`analysis_run`).
+
+An analysis is computed once per game, on a worker queue of its own (`ANALYSIS_QUEUE`, which the
+workers that play live games' computer moves do not take), and kept: every later request, by
+any player of the game, reads the stored result.
+
+For each move a person made (computer seats' moves are not judged), the position before it is
+given to the computer's search (`games.engine.judge.judge_position`) with a fixed time; the move's
+*loss* is how many points worse than the best move found the search valued it. The time per
+position is the game's budget shared among its positions, within a floor and a ceiling, so a
+long game costs a bounded time.
+"""
+
+from __future__ import annotations
+
+import zlib
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from analysis.models import Analysis
+from azul_site.celery import send
+from games import engine, follow_ups
+from games.engine.judge import judge_position
+from games.errors import GameNotFound, InvalidAction
+from games.models import Game, LogEntry, Seat
+from games.selectors import game_pk
+
+ANALYSE_TASK = "analysis.tasks.analyse_game"
+ANALYSIS_QUEUE = "analysis"
+"""The queue the analysis task is routed to (`CELERY_TASK_ROUTES`), served by its own worker."""
+
+RESEND_AFTER_SECONDS = 30 * 60
+"""A pending analysis older than this is sent again by the sweep: its task was lost (the broker was
+down when it was asked for) or its worker died; the task is safe to run twice."""
+
+
+def _may_request(game: Game, user: AbstractBaseUser) -> None:
+    if game.status != Game.Status.FINISHED or game.is_study:
+        raise InvalidAction(
+            _("Only a finished game can be analysed; this one is %(status)s.")
+            % {"status": game.get_status_display().lower()},
+            status_code=409,
+        )
+    if not any(seat.user_id == user.pk for seat in game.seats.all()):
+        raise InvalidAction(_("Only the game's players can ask for its analysis."), status_code=403)
+
+
+def analysis_request(*, game_id: Any, user: AbstractBaseUser) -> Analysis:
+    """Ask for the analysis of a finished game (a player of it only). Idempotent: the first
+    request creates it and queues the work; later ones return it as it stands (a failed one is
+    queued again)."""
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_for_update().get(pk=game_pk(game_id))
+        except Game.DoesNotExist:
+            raise GameNotFound() from None
+        _may_request(game, user)
+        analysis, created = Analysis.objects.get_or_create(
+            game=game, defaults={"requested_by": user}
+        )
+        if not created and analysis.status != Analysis.Status.FAILED:
+            return analysis
+        if not created:
+            analysis.status = Analysis.Status.PENDING
+            analysis.save(update_fields=["status"])
+        follow_ups.on_commit(ANALYSE_TASK, str(game.pk))
+    return analysis
+
+
+def _positions(
+    game: Game, entries: list[dict[str, Any]]
+) -> list[tuple[int, engine.State, dict[str, Any]]]:
+    """(ply, state before, entry) for each move a person made with a choice, in log order."""
+    people = {
+        seat.position for seat in game.seats.all() if seat.kind == Seat.Kind.HUMAN and seat.user_id
+    }
+    state = engine.new_game(game.num_players, game.variant, game.first_player)
+    positions = []
+    for ply, entry in enumerate(entries):
+        judged = (
+            entry.get("kind") == "move"
+            and entry["player"] in people
+            and not entry.get("timeout")
+            and len(engine.legal_moves(state, entry["player"])) > 1
+        )
+        if judged:
+            positions.append((ply, state, entry))
+        state = engine.apply_entry(state, entry)
+    return positions
+
+
+def seconds_per_position(count: int) -> float:
+    """The search's time for each of `count` positions: the game's budget shared among them,
+    within the settings' floor and ceiling."""
+    if count == 0:
+        return 0.0
+    share = settings.ANALYSIS_SECONDS_PER_GAME / count
+    return max(
+        settings.ANALYSIS_MIN_SECONDS_PER_MOVE, min(settings.ANALYSIS_MAX_SECONDS_PER_MOVE, share)
+    )
+
+
+def judged_moves(game: Game) -> tuple[list[dict[str, Any]], float]:
+    """Judge every move a person made in `game` (pure computation; nothing written)."""
+    entries = list(
+        LogEntry.objects.filter(game_id=game.pk, number__lt=game.ply)
+        .order_by("number")
+        .values_list("data", flat=True)
+    )
+    positions = _positions(game, entries)
+    seconds = seconds_per_position(len(positions))
+    moves = []
+    for ply, state, entry in positions:
+        played = engine.parse_move(entry["move"])
+        # Seeded by game and position, so that running the analysis again judges the same way
+        # (up to the clock: the search stops at its time).
+        seed = zlib.crc32(f"{game.pk}:{state.round}:{entry['player']}:{entry['move']}".encode())
+        judgement = judge_position(state, entry["player"], played, seconds=seconds, seed=seed)
+        best_move, best_value = judgement.best
+        loss = max(0.0, best_value - judgement.value_of(played))
+        moves.append(
+            {
+                "ply": ply,
+                "position": entry["player"],
+                "round": state.round,
+                "played": str(played),
+                "best": str(best_move),
+                "loss": round(loss, 1),
+                "rollouts": judgement.rollouts,
+            }
+        )
+    return moves, seconds
+
+
+def analysis_run(*, game_id: Any) -> Analysis | None:
+    """Compute a pending analysis and store it; nothing to do (None) if it is done already or
+    was never asked for. Safe to run twice: the result is written only over a pending row."""
+    analysis = Analysis.objects.filter(pk=game_pk(game_id)).select_related("game").first()
+    if analysis is None or analysis.status == Analysis.Status.DONE:
+        return None
+    try:
+        moves, seconds = judged_moves(analysis.game)
+    except Exception:
+        Analysis.objects.filter(pk=analysis.pk, status=Analysis.Status.PENDING).update(
+            status=Analysis.Status.FAILED, finished_at=timezone.now()
+        )
+        raise
+    Analysis.objects.filter(pk=analysis.pk).exclude(status=Analysis.Status.DONE).update(
+        status=Analysis.Status.DONE,
+        moves=moves,
+        seconds_per_move=seconds,
+        finished_at=timezone.now(),
+    )
+    analysis.refresh_from_db()
+    return analysis
+
+
+def analyses_resend() -> int:
+    """Send again the analyses pending for longer than `RESEND_AFTER_SECONDS`; how many."""
+    cutoff = timezone.now() - timedelta(seconds=RESEND_AFTER_SECONDS)
+    stale = list(
+        Analysis.objects.filter(
+            status=Analysis.Status.PENDING, requested_at__lt=cutoff
+        ).values_list("game_id", flat=True)[:100]
+    )
+    for game_id in stale:
+        send(ANALYSE_TASK, [str(game_id)])
+    return len(stale)

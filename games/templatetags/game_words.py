@@ -1,0 +1,31 @@
+"""The game's words in the page's language: `{{ color|tile_color }}` ("blue" -> "파랑" in
+Korean), `{{ phase|game_phase }}` (listed for the translators in `games/engine_messages.py`), and
+`{{ variant|variant_label }}` ("gray" -> "Gray wall", `Game.Variant`)."""
+
+from __future__ import annotations
+
+from django import template
+
+from games.engine_messages import color_name, phase_name
+from games.models import Game
+
+register = template.Library()
+
+
+@register.filter
+def tile_color(value: object) -> str:
+    return color_name(str(value))
+
+
+@register.filter
+def game_phase(value: object) -> str:
+    return phase_name(str(value))
+
+
+@register.filter
+def variant_label(value: object) -> str:
+    """A variant's name ("colored" -> "Colored wall"), for rows that carry the bare value."""
+    try:
+        return str(Game.Variant(value).label)
+    except ValueError:
+        return str(value)

@@ -1,0 +1,677 @@
+"""Live-updates benchmark: how soon a move reaches the open boards, and how many waiting boards one
+live process holds.
+
+    python scripts/bench_live.py            # or: make bench-live
+
+Serves the site as deployed (README, "Serving"), on PostgreSQL with the Redis cache and DEBUG
+off: gunicorn's synchronous workers (gunicorn.conf.py) for the site, and ONE live process
+(gunicorn with one uvicorn worker, azul_site/asgi.py) for the requests that wait. The load
+generator talks to each directly (no proxy), from this machine.
+
+For each number of open boards N (`--boards`, default 250, 1000 and 2000), spread over games of
+two players (`--per-game` boards each), every board does what the page does (static/games/
+board.js): a long-poll on the live process (`/games/<id>/live/?wait=...`, `If-None-Match` with
+the ETag it has), then, once told the game changed, the board partial from the site, then the
+next long-poll. Meanwhile:
+
+- idle: the live process's threads, memory and CPU while the N boards wait, and the latency of
+  a request to it that does not wait (`/healthz`);
+- play: moves at `--rate` a second for `--seconds` on random games, made through the site's API
+  as players make them; for each board of a moved game, the time from the move's answer (the
+  moment the mover's own board changes) to the board being told, and to the new board loaded;
+- all at once: one move in every game, one after the other, which wakes all N boards within
+  seconds: the time from each move's answer to its boards being told, and to the last one.
+
+Then the page's fallback, the ETag poll of a server that cannot wait: 304 answers of the site's
+synchronous workers, and the CPU each costs. And, for the choice of serving the site itself with
+synchronous workers (`--no-site-asgi` skips it): the trivial view and move submission of
+`make bench-web` under the site's synchronous workers and under uvicorn workers.
+
+Uses its own database (`azul_bench_live`, or BENCH_DATABASE_URL) and Redis database
+(BENCH_REDIS_URL), emptied at the start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import resource
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import bench_web  # noqa: E402  (the site's benchmark: servers, seeding, client, moves)
+
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_live"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/12"
+LONG_POLL_SECONDS = 55  # as long as a round lasts, so that no wait ends on its own
+
+
+# -- processes -------------------------------------------------------------------------------------
+
+
+def start_live(port: int, env: dict[str, str]) -> subprocess.Popen:
+    """The live process as deployed: gunicorn.conf.py with one uvicorn worker."""
+    live_env = dict(env, GUNICORN_WORKER_CLASS="uvicorn_worker.UvicornWorker", WEB_CONCURRENCY="1")
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    return subprocess.Popen(
+        [str(gunicorn), "azul_site.asgi:application", "--config", str(ROOT / "gunicorn.conf.py")]
+        + ["--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+        cwd=ROOT,
+        env=live_env,
+    )
+
+
+def process_tree(pid: int) -> list[int]:
+    pids, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        pids.append(current)
+        try:
+            with open(f"/proc/{current}/task/{current}/children") as f:
+                todo += [int(child) for child in f.read().split()]
+        except OSError:
+            pass
+    return pids
+
+
+@dataclass
+class Usage:
+    cpu: float  # seconds, user + system
+    threads: int
+    rss_mib: float
+
+
+def usage(pid: int) -> Usage:
+    """CPU, threads and resident memory of a process and its children (gunicorn's workers)."""
+    cpu, threads, rss = 0.0, 0, 0
+    for each in process_tree(pid):
+        try:
+            with open(f"/proc/{each}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{each}/status") as f:
+                status = dict(line.split(":", 1) for line in f if ":" in line)
+        except OSError:
+            continue
+        cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        threads += int(status["Threads"])
+        rss += int(status["VmRSS"].split()[0])
+    return Usage(cpu, threads, rss / 1024)
+
+
+# -- seeding ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Seeded:
+    games: list[str]
+    players: dict[str, dict[str, str]]  # game id -> {username: token}
+    sessions: list[str]  # session keys of the watching users
+
+
+def seed(games: int, watchers: int) -> Seeded:
+    import django
+
+    django.setup()
+    from allauth.account.models import EmailAddress
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from rest_framework.authtoken.models import Token
+
+    from games import services
+    from games.models import Game
+
+    User = get_user_model()
+    Game.objects.all().delete()
+
+    def user(name: str):
+        u, _ = User.objects.get_or_create(username=name, defaults={"email": f"{name}@bench.test"})
+        EmailAddress.objects.get_or_create(
+            user=u, email=u.email, defaults={"primary": True, "verified": True}
+        )
+        return u
+
+    def session(u) -> str:
+        store = SessionStore()
+        store["_auth_user_id"] = str(u.pk)
+        store["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[-1]
+        store["_auth_user_hash"] = u.get_session_auth_hash()
+        store.create()
+        return store.session_key
+
+    result = Seeded(
+        games=[], players={}, sessions=[session(user(f"live_w{i}")) for i in range(watchers)]
+    )
+    for i in range(games):
+        a, b = user(f"live_p{i}a"), user(f"live_p{i}b")
+        game = services.game_create(
+            creator=a,
+            num_players=2,
+            variant="colored",
+            days_per_move=3,
+            seats=[services.SeatSpec(kind="invite", username=b.username)],
+        )
+        services.invitation_respond(game_id=game.id, user=b, accept=True)
+        result.games.append(str(game.id))
+        result.players[str(game.id)] = {
+            u.username: Token.objects.get_or_create(user=u)[0].key for u in (a, b)
+        }
+    return result
+
+
+# -- the boards (asyncio: thousands of connections from one thread) --------------------------------
+
+
+async def request(
+    port: int, path: str, headers: dict[str, str], conn: list | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """GET over `conn` (a [reader, writer] kept alive, reopened when closed) or a new connection."""
+    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}"]
+    lines += [f"{k}: {v}" for k, v in headers.items()]
+    data = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+    for attempt in (1, 2):
+        if conn is None or conn[0] is None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**20)
+            if conn is not None:
+                conn[:] = [reader, writer]
+        else:
+            reader, writer = conn
+        try:
+            writer.write(data)
+            head = await reader.readuntil(b"\r\n\r\n")
+            status_line, *header_lines = head.decode("latin-1").split("\r\n")
+            found = {}
+            for line in header_lines:
+                if line:
+                    name, _, value = line.partition(":")
+                    found[name.strip().lower()] = value.strip()
+            status = int(status_line.split()[1])
+            length = 0 if status in (204, 304) else int(found.get("content-length", 0))
+            body = await reader.readexactly(length) if length else b""
+            if conn is None or found.get("connection", "").lower() == "close":
+                writer.close()
+                if conn is not None:
+                    conn[:] = [None, None]
+            return status, found, body
+        except (ConnectionError, asyncio.IncompleteReadError):
+            writer.close()
+            if conn is not None:
+                conn[:] = [None, None]
+            if attempt == 2 or conn is None:
+                raise
+    raise RuntimeError("unreachable")
+
+
+@dataclass
+class Board:
+    game: str
+    cookie: str
+    ply: int
+    etag: str | None = None
+    told: list[tuple[int, float]] = field(default_factory=list)  # (ply, when)
+    loaded: list[tuple[int, float]] = field(default_factory=list)
+    errors: int = 0
+
+
+async def keep_board(board: Board, live_port: int, site_port: int, stop: asyncio.Event, armed):
+    """What a board page does: long-poll, and load the board once told; until `stop`."""
+    cookie = {"Cookie": f"sessionid={board.cookie}"}
+    conn: list = [None, None]
+    first = True
+    while not stop.is_set():
+        # The page's first look names the ply it shows; the next ones, the ETag they were given.
+        path = f"/games/{board.game}/live/?wait={LONG_POLL_SECONDS}&since={board.ply}"
+        headers = {**cookie, "If-None-Match": board.etag} if board.etag else cookie
+        task = asyncio.ensure_future(request(live_port, path, headers, conn))
+        if first:
+            armed()
+            first = False
+        try:
+            status, headers, body = await task
+        except (ConnectionError, asyncio.IncompleteReadError, OSError):
+            board.errors += 1
+            await asyncio.sleep(1)
+            continue
+        now = time.perf_counter()
+        if status in (204, 304):
+            board.etag = headers.get("etag")
+            continue
+        if status != 200:
+            board.errors += 1
+            await asyncio.sleep(1)
+            continue
+        ply = board.ply = orjson.loads(body)["ply"]
+        board.told.append((ply, now))
+        board.etag = headers.get("etag")
+        status, _, _ = await request(site_port, f"/games/{board.game}/board/", cookie)
+        if status == 200:
+            board.loaded.append((ply, time.perf_counter()))
+        else:
+            board.errors += 1
+    if conn[1] is not None:
+        conn[1].close()
+
+
+# -- the players -----------------------------------------------------------------------------------
+
+
+class Mover:
+    """Makes moves through the site's API as the players would (token auth, `expected_ply`),
+    and keeps when each was answered: {(game, ply after): (sent, answered)}."""
+
+    def __init__(self, port: int, seeded: Seeded, seed: int = 1) -> None:
+        self.client = bench_web.Client(port)
+        self.seeded = seeded
+        self.rng = random.Random(seed)
+        self.views: dict[str, dict] = {}
+        self.moves: dict[tuple[str, int], tuple[float, float]] = {}
+        self.errors = 0
+
+    def _view(self, game: str) -> dict:
+        if game not in self.views:
+            token = next(iter(self.seeded.players[game].values()))
+            _, data, _ = self.client.request(
+                "GET", f"/api/games/{game}/", {"Authorization": f"Token {token}"}
+            )
+            self.views[game] = orjson.loads(data)
+        return self.views[game]
+
+    def move(self, game: str) -> None:
+        from games import engine
+
+        view = self._view(game)
+        if view["status"] != "active":
+            return
+        state = engine.State.from_dict(view["state"])
+        position = state.to_move[0]
+        username = next(p["username"] for p in view["players"] if p["position"] == position)
+        move = engine.random_move(state, self.rng, position)
+        headers = {
+            "Authorization": f"Token {self.seeded.players[game][username]}",
+            "Content-Type": "application/json",
+        }
+        body = orjson.dumps({"move": str(move), "expected_ply": view["ply"]})
+        sent = time.perf_counter()
+        status, data, _ = self.client.request("POST", f"/api/games/{game}/moves/", headers, body)
+        answered = time.perf_counter()
+        if status != 201:
+            self.errors += 1
+            self.views.pop(game, None)
+            return
+        self.views[game] = orjson.loads(data)
+        self.moves[(game, self.views[game]["ply"])] = (sent, answered)
+
+
+def latencies(boards: list[Board], moves: dict, which: str, games: set[str] | None = None):
+    """Seconds from each move's answer to each board of its game being told / loaded."""
+    out = []
+    for board in boards:
+        if games is not None and board.game not in games:
+            continue
+        for ply, when in getattr(board, which):
+            timing = moves.get((board.game, ply))
+            if timing is not None:
+                out.append(when - timing[1])
+    return sorted(out)
+
+
+def pct(values: list[float], q: float) -> float:
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
+
+
+# -- one number of boards --------------------------------------------------------------------------
+
+
+@dataclass
+class Round:
+    boards: int
+    games: int
+    threads_idle: int = 0
+    threads_waiting: int = 0
+    rss_idle: float = 0.0
+    rss_waiting: float = 0.0
+    idle_cpu_percent: float = 0.0
+    probe_ms: list[float] = field(default_factory=list)
+    moves: int = 0
+    told: list[float] = field(default_factory=list)
+    loaded: list[float] = field(default_factory=list)
+    play_cpu_ms_per_board_told: float = 0.0
+    herd_moves_s: float = 0.0  # making one move in every game, one after the other
+    herd_last_s: float = 0.0
+    herd: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+def current_plies(games: list[str]) -> dict[uuid.UUID, int]:
+    from django.db import connection
+
+    from games.models import Game
+
+    try:
+        return dict(Game.objects.filter(pk__in=games).values_list("pk", "ply"))
+    finally:
+        connection.close()
+
+
+async def run_round(args, seeded: Seeded, n: int, live: subprocess.Popen, ports) -> Round:
+    live_port, site_port = ports
+    games = seeded.games[: max(1, n // args.per_game)]
+    result = Round(boards=n, games=len(games))
+    before = usage(live.pid)
+    result.threads_idle, result.rss_idle = before.threads, before.rss_mib
+
+    stop = asyncio.Event()
+    armed = [0]
+    all_armed = asyncio.Event()
+
+    def arm():
+        armed[0] += 1
+        if armed[0] == n:
+            all_armed.set()
+
+    plies = await asyncio.to_thread(current_plies, games)
+    boards = [
+        Board(
+            games[i % len(games)],
+            seeded.sessions[i % len(seeded.sessions)],
+            plies[uuid.UUID(games[i % len(games)])],
+        )
+        for i in range(n)
+    ]
+    tasks = [asyncio.ensure_future(keep_board(b, live_port, site_port, stop, arm)) for b in boards]
+    await asyncio.wait_for(all_armed.wait(), timeout=120)
+    # Until the live process holds every wait (a thread each) and has answered the rest.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        before = usage(live.pid)
+        await asyncio.sleep(1)
+        after = usage(live.pid)
+        if after.threads >= result.threads_idle + n and after.cpu - before.cpu < 0.1:
+            break
+
+    # Idle: N boards waiting.
+    start = usage(live.pid)
+    await asyncio.sleep(args.idle_seconds)
+    idle = usage(live.pid)
+    result.threads_waiting, result.rss_waiting = idle.threads, idle.rss_mib
+    result.idle_cpu_percent = (idle.cpu - start.cpu) / args.idle_seconds * 100
+    for _ in range(10):
+        started = time.perf_counter()
+        status, _, _ = await request(live_port, "/healthz", {})
+        result.probe_ms.append((time.perf_counter() - started) * 1000)
+        await asyncio.sleep(0.05)
+
+    # Play: moves at a rate on random games, from a thread of their own.
+    mover = Mover(site_port, seeded)
+    rng = random.Random(n)
+    count = int(args.rate * args.seconds)
+
+    def play():
+        begin = time.perf_counter()
+        for i in range(count):
+            delay = begin + i / args.rate - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            mover.move(rng.choice(games))
+
+    cpu_before = usage(live.pid).cpu
+    told_before = sum(len(b.told) for b in boards)
+    await asyncio.to_thread(play)
+    await asyncio.sleep(2)  # the last moves' boards
+    cpu_play = usage(live.pid).cpu - cpu_before
+    told_during = sum(len(b.told) for b in boards) - told_before
+    result.moves = len(mover.moves)
+    result.told = latencies(boards, mover.moves, "told")
+    result.loaded = latencies(boards, mover.moves, "loaded")
+    result.play_cpu_ms_per_board_told = cpu_play * 1000 / told_during if told_during else 0.0
+
+    # All at once: one move in every game wakes every board; the boards then stop.
+    stop.set()
+    herd = Mover(site_port, seeded, seed=n + 1)
+    herd.views = mover.views
+    counts = [len(b.told) for b in boards]
+    released = time.perf_counter()
+    await asyncio.to_thread(lambda: [herd.move(g) for g in games])
+    herd_done = time.perf_counter()
+    await asyncio.wait_for(asyncio.gather(*tasks), timeout=LONG_POLL_SECONDS + 30)
+    last = max(
+        (b.told[-1][1] for b, c in zip(boards, counts, strict=True) if len(b.told) > c),
+        default=released,
+    )
+    result.herd_moves_s = herd_done - released
+    result.herd_last_s = last - released
+    result.herd = latencies(boards, herd.moves, "told")
+    result.errors = sum(b.errors for b in boards) + mover.errors + herd.errors
+    return result
+
+
+# -- the fallback: ETag polling of the site's synchronous workers ----------------------------------
+
+
+def poll_cost(site_port: int, site: subprocess.Popen, seeded: Seeded, seconds: float):
+    """304 answers of the site's workers to `If-None-Match` polls of the live endpoint (what a
+    page polls when its server cannot wait): requests a second, latency, CPU per request."""
+    game = seeded.games[0]
+    cookie = f"sessionid={seeded.sessions[0]}"
+    _, headers, _ = asyncio.run(
+        request(site_port, f"/games/{game}/live/?wait=0", {"Cookie": cookie})
+    )
+    path = f"/games/{game}/live/?wait=25"
+    heads = {"Cookie": cookie, "If-None-Match": headers["etag"]}
+    latencies_: list[float] = []
+    lock = threading.Lock()
+    deadline = time.perf_counter() + seconds
+
+    def worker():
+        client = bench_web.Client(site_port)
+        while time.perf_counter() < deadline:
+            status, _, elapsed = client.request("GET", path, heads)
+            if status == 304:
+                with lock:
+                    latencies_.append(elapsed)
+
+    before = usage(site.pid).cpu
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    cpu = usage(site.pid).cpu - before
+    n = len(latencies_)
+    return n / seconds, pct(sorted(latencies_), 0.5), pct(sorted(latencies_), 0.95), cpu * 1000 / n
+
+
+# -- the site under ASGI, for the record -----------------------------------------------------------
+
+
+def site_asgi_comparison(env: dict[str, str], seconds: float) -> list[tuple[str, list]]:
+    """bench_web's trivial view and move submission, under the site's synchronous workers and
+    under uvicorn workers (same number of workers)."""
+    data = bench_web.seed(8, games_per_pair=8, long_moves=0)
+    rows = []
+    for name, app, options in (
+        ("synchronous workers (WSGI)", "azul_site.wsgi", ()),
+        (
+            "uvicorn workers (ASGI)",
+            "azul_site.asgi:application",
+            ("--worker-class", "uvicorn_worker.UvicornWorker"),
+        ),
+    ):
+        port = bench_web.free_port()
+        gunicorn = Path(sys.executable).with_name("gunicorn")
+        server = subprocess.Popen(
+            [str(gunicorn), app, "--config", str(ROOT / "gunicorn.conf.py")]
+            + ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", *options],
+            cwd=ROOT,
+            env=env,
+        )
+        try:
+            bench_web.wait_for(port)
+            bench_web.run_get("warm", port, "/healthz", {}, 8, 2, 400)
+            pairs = [
+                bench_web.MovingPair(port, tokens, games, seed=i)
+                for i, (tokens, games) in enumerate(data.pairs)
+            ]
+            scenarios = (
+                partial(bench_web.run_get, "trivial view", port, "/healthz", {}, 8, seconds, 4000),
+                partial(bench_web.run_moves, pairs, seconds, 4000),
+            )
+            results = []
+            for scenario in scenarios:
+                before = usage(server.pid).cpu
+                result = scenario()
+                result.server_cpu = {"gunicorn": usage(server.pid).cpu - before}
+                results.append(result)
+            rows.append((name, results))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        # The next server's pairs start from fresh games.
+        data = bench_web.seed(8, games_per_pair=8, long_moves=0)
+    return rows
+
+
+# -- main ------------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", default="250,1000,2000", help="open boards, per round")
+    parser.add_argument("--per-game", type=int, default=4, help="open boards per game")
+    parser.add_argument("--rate", type=float, default=5.0, help="moves a second while playing")
+    parser.add_argument("--seconds", type=float, default=6.0, help="of play per round")
+    parser.add_argument("--idle-seconds", type=float, default=3.0)
+    parser.add_argument("--no-site-asgi", action="store_true", help="skip the site under ASGI")
+    args = parser.parse_args()
+    rounds = [int(n) for n in args.boards.split(",")]
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
+
+    database_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
+    redis_url = os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS)
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    env = bench_web.server_env(database_url, redis_url)
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
+    bench_web.ensure_database(database_url)
+    python = sys.executable
+    subprocess.run(
+        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    subprocess.run(
+        [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+
+    comparison = [] if args.no_site_asgi else site_asgi_comparison(env, args.seconds)
+
+    most = max(rounds)
+    games = -(-most // args.per_game)
+    print(f"Seeding {games} games in {database_url} ...", flush=True)
+    seeded = seed(games, watchers=50)
+    bench_web.vacuum(database_url)
+
+    site_port, live_port = bench_web.free_port(), bench_web.free_port()
+    site = bench_web.start_gunicorn(site_port, env)
+    live = start_live(live_port, env)
+    results: list[Round] = []
+    try:
+        bench_web.wait_for(site_port)
+        bench_web.wait_for(live_port)
+        for n in rounds:
+            print(f"  {n} open boards ...", flush=True)
+            results.append(asyncio.run(run_round(args, seeded, n, live, (live_port, site_port))))
+        polls = poll_cost(site_port, site, seeded, seconds=args.seconds)
+    finally:
+        for server in (site, live):
+            server.terminate()
+        for server in (site, live):
+            server.wait(timeout=30)
+
+    config: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), config)
+    print(
+        f"\nOne live process (1 uvicorn worker); the site on gunicorn's {config['workers']}"
+        f" synchronous workers; {os.cpu_count()} CPUs shared with PostgreSQL, Redis and the load"
+        f" generator; boards of {args.per_game} per game; moves at {args.rate:g}/s for"
+        f" {args.seconds:g} s.\n"
+    )
+    header = (
+        f"{'open boards':>11} {'threads':>8} {'KiB/board':>9} {'idle CPU':>8} {'probe ms':>8}"
+        f" {'moves':>5} {'told p50':>8} {'p95':>6} {'max':>6} {'board p50':>9} {'p95':>6}"
+        f" {'max':>6} {'CPU ms/told':>11} {'errors':>6}"
+    )
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        per_board = (r.rss_waiting - r.rss_idle) * 1024 / r.boards
+        probe = sorted(r.probe_ms)[len(r.probe_ms) // 2] if r.probe_ms else float("nan")
+        print(
+            f"{r.boards:>11} {r.threads_waiting:>8} {per_board:>9.0f} {r.idle_cpu_percent:>7.1f}%"
+            f" {probe:>8.1f} {r.moves:>5} {pct(r.told, 0.5):>8.0f} {pct(r.told, 0.95):>6.0f}"
+            f" {pct(r.told, 1.0):>6.0f} {pct(r.loaded, 0.5):>9.0f} {pct(r.loaded, 0.95):>6.0f}"
+            f" {pct(r.loaded, 1.0):>6.0f} {r.play_cpu_ms_per_board_told:>11.2f} {r.errors:>6}"
+        )
+    print(
+        "\n(threads: the live process's, while the boards wait; KiB/board: its memory per waiting"
+        " board; idle CPU: its CPU while they wait; probe: the median of requests to it that do"
+        " not wait, meanwhile; told / board: ms from a move's answer to each board of its game"
+        " being told, and to the new board loaded from the site; CPU ms/told: the live process's"
+        " CPU per board told during play, the board's next long-poll included)"
+    )
+    header = (
+        f"\n{'open boards':>11} {'games':>6} {'moves took':>10} {'told p50':>8} {'p95':>6}"
+        f" {'max':>6} {'last told':>9}"
+    )
+    print(header)
+    print("-" * (len(header) - 1))
+    for r in results:
+        print(
+            f"{r.boards:>11} {r.games:>6} {r.herd_moves_s:>9.2f}s {pct(r.herd, 0.5):>8.0f}"
+            f" {pct(r.herd, 0.95):>6.0f} {pct(r.herd, 1.0):>6.0f} {r.herd_last_s:>8.2f}s"
+        )
+    print(
+        "\n(all at once: one move in every game, one after the other, which wakes every board;"
+        " told: ms from each move's answer to each board of its game being told; last told: s"
+        " from the first move to the last board told)"
+    )
+    rps, p50, p95, cpu = polls
+    print(
+        f"\nFallback polling (ETag/304 from the site's synchronous workers, 8 clients):"
+        f" {rps:.0f} checks/s, p50 {p50:.1f} ms, p95 {p95:.1f} ms, {cpu:.2f} ms of the workers'"
+        f" CPU per check: a core of workers answers about {1000 / cpu:.0f} boards polling once"
+        " a second."
+    )
+    if comparison:
+        print("\nThe site itself under ASGI (make bench-web's scenarios, same workers):")
+        print(
+            f"{'server':<28} {'scenario':<24} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7}"
+            f" {'CPU ms':>7}"
+        )
+        for name, results_ in comparison:
+            for r in results_:
+                print(
+                    f"{name:<28} {r.name:<24} {r.rps:>7.0f} {r.pct(0.5):>7.1f}"
+                    f" {r.pct(0.95):>7.1f} {r.cpu_ms('gunicorn'):>7.2f}"
+                )
+        print("(CPU ms: the server's processes per request, without PostgreSQL's)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""Post-game analysis: asked for by a player of a finished game, computed once by a task, kept,
+and shown on the game's page and on the replay's positions."""
+
+import pytest
+from django.urls import reverse
+
+from analysis import services, tasks
+from analysis.models import Analysis
+from games.models import Game, LogEntry
+
+pytestmark = pytest.mark.django_db
+
+
+def api_url(game) -> str:
+    return reverse("analysis_api:analysis", args=[game.pk])
+
+
+@pytest.fixture
+def ask(django_capture_on_commit_callbacks):
+    """`ask(client, game)`: POST the request as a page would, running what it sends on commit
+    (in-process tasks, as without a broker)."""
+
+    def post(client, game, url=None):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(url or api_url(game))
+
+    return post
+
+
+def human_moves(game) -> list[int]:
+    return list(
+        LogEntry.objects.filter(game=game, kind="move")
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def test_a_player_asks_and_every_move_with_a_choice_is_judged(
+    finished_colored, alice, api_client_for, ask
+):
+    response = ask(api_client_for(alice), finished_colored)
+    # In-process tasks: the analysis ran when it was asked for, after the request's commit.
+    assert response.status_code == 202, response.content
+    analysis = Analysis.objects.get(pk=finished_colored.pk)
+    assert analysis.status == Analysis.Status.DONE
+    judged = [m["ply"] for m in analysis.moves]
+    assert judged == sorted(judged)
+    assert set(judged) <= set(human_moves(finished_colored))
+    # Only a move made with a single legal choice is left out; nearly all are judged.
+    assert len(judged) >= 0.8 * len(human_moves(finished_colored))
+    for move in analysis.moves:
+        assert move["loss"] >= 0
+        assert (move["loss"] == 0) or move["played"] != move["best"]
+    view = api_client_for(alice).get(api_url(finished_colored)).json()
+    assert view["status"] == "done"
+    assert view["players"][0]["is_viewer"] is True
+    for player in view["players"]:
+        costly = [m for m in player["moves"] if m["costly"]]
+        assert len(costly) <= 3
+        worst = sorted((m["loss"] for m in player["moves"]), reverse=True)[: len(costly)]
+        assert sorted((m["loss"] for m in costly), reverse=True) == worst
+
+
+def test_asked_twice_it_is_computed_once(
+    finished_colored, alice, bob, api_client_for, monkeypatch, ask
+):
+    ask(api_client_for(alice), finished_colored)
+    first = Analysis.objects.get(pk=finished_colored.pk)
+    calls = []
+    monkeypatch.setattr(services, "judged_moves", lambda game: calls.append(game) or ([], 0.0))
+    again = ask(api_client_for(bob), finished_colored)
+    assert again.status_code == 200
+    tasks.analyse_game(str(finished_colored.pk))  # the task run twice: nothing to do
+    assert calls == []
+    assert Analysis.objects.get(pk=finished_colored.pk).moves == first.moves
+
+
+def test_only_players_of_a_finished_game_may_ask(
+    finished_colored, carol, api_client_for, start_game, alice, bob
+):
+    refused = api_client_for(carol).post(api_url(finished_colored))
+    assert refused.status_code == 403
+    assert "players" in refused.json()["detail"]
+    in_play = start_game(alice, bob)
+    conflict = api_client_for(alice).post(api_url(in_play))
+    assert conflict.status_code == 409
+    assert "finished" in conflict.json()["detail"]
+    unknown = api_client_for(alice).post("/api/games/not-a-game/analysis/")
+    assert unknown.status_code == 404
+    assert not Analysis.objects.exists()
+
+
+def test_a_failed_analysis_can_be_asked_for_again(
+    finished_colored, alice, api_client_for, monkeypatch, ask
+):
+    def broken(game):
+        raise RuntimeError("search crashed")
+
+    monkeypatch.setattr(services, "judged_moves", broken)
+    # In-process, the task's error is logged by `send` and the request still succeeds.
+    ask(api_client_for(alice), finished_colored)
+    assert Analysis.objects.get(pk=finished_colored.pk).status == Analysis.Status.FAILED
+    monkeypatch.undo()
+    ask(api_client_for(alice), finished_colored)
+    assert Analysis.objects.get(pk=finished_colored.pk).status == Analysis.Status.DONE
+
+
+def test_the_game_page_and_the_replay_show_it(finished_colored, alice, client_for, ask):
+    client = client_for(alice)
+    page = client.get(reverse("games:detail", args=[finished_colored.pk])).content.decode()
+    assert (
+        'id="analysis"' in page and reverse("analysis:request", args=[finished_colored.pk]) in page
+    )
+    response = ask(
+        client, finished_colored, reverse("analysis:request", args=[finished_colored.pk])
+    )
+    assert response.status_code == 302
+    page = client.get(reverse("games:detail", args=[finished_colored.pk])).content.decode()
+    analysis = Analysis.objects.get(pk=finished_colored.pk)
+    assert 'class="analysis-moves"' in page
+    costly = [m for m in analysis.moves if m["position"] == 0 and m["loss"] > 0]
+    if costly:
+        worst = max(costly, key=lambda m: m["loss"])
+        assert f"<code>{worst['best']}</code>" in page
+        replay = client.get(
+            reverse("games:replay", args=[finished_colored.pk]), {"ply": worst["ply"]}
+        ).content.decode()
+        assert f'data-suggest="{worst["best"]}"' in replay
+
+
+def test_the_queue_of_its_own():
+    from django.conf import settings
+
+    assert settings.CELERY_TASK_ROUTES[services.ANALYSE_TASK] == {"queue": services.ANALYSIS_QUEUE}
+    assert services.ANALYSIS_QUEUE != "celery"
+
+
+def test_the_budget_is_shared_within_bounds(settings):
+    settings.ANALYSIS_SECONDS_PER_GAME = 60
+    settings.ANALYSIS_MIN_SECONDS_PER_MOVE = 0.1
+    settings.ANALYSIS_MAX_SECONDS_PER_MOVE = 2
+    assert services.seconds_per_position(0) == 0
+    assert services.seconds_per_position(10) == 2
+    assert services.seconds_per_position(60) == 1
+    assert services.seconds_per_position(1000) == 0.1
+
+
+def test_a_lost_task_is_sent_again(finished_colored, alice, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    sent = []
+    monkeypatch.setattr(services, "send", lambda task, args: sent.append((task, args)))
+    Analysis.objects.create(game=finished_colored, requested_by=alice)
+    assert services.analyses_resend() == 0
+    Analysis.objects.update(requested_at=timezone.now() - timedelta(hours=1))
+    assert services.analyses_resend() == 1
+    assert sent == [(services.ANALYSE_TASK, [str(finished_colored.pk)])]
+
+
+def test_games_in_progress_have_no_panel(start_game, alice, bob, client_for):
+    game = start_game(alice, bob)
+    assert game.status == Game.Status.ACTIVE
+    page = client_for(alice).get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'id="analysis"' not in page

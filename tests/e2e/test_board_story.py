@@ -1,0 +1,128 @@
+"""The board as a player comes back to it, in Chromium: a game against the computer played (fast,
+through the services) to the end of round 1, where the move list and the summary panel say what
+each player scored; then to the end, where a banner says how it went. On a phone, picking tiles
+brings the pattern lines into view, and the hint does not mention a key phones lack."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests.board.conftest import (
+    against_computer,
+    board_url,
+    game_over,
+    long_game,
+    play_until,
+    round_over,
+    to_move,
+)
+from tests.conftest import SESSION_BACKEND
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def page_for(browser, base: str, user, viewport: dict, phone: bool = False, scale: int = 2):
+    """A page of a new browser context signed in as `user` (the session of a forced login); a
+    `phone` has a touch screen and `scale` device pixels per CSS pixel."""
+    client = Client()
+    client.force_login(user, backend=SESSION_BACKEND)
+    options = {"viewport": viewport}
+    if phone:
+        options |= {"is_mobile": True, "has_touch": True, "device_scale_factor": scale}
+    context = browser.new_context(**options)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def numbers_are_whole(page) -> bool:
+    """Every move number in the move list is drawn whole, inside the list's box."""
+    return page.evaluate(
+        """() => {
+          const log = document.querySelector('.move-log');
+          const left = log.getBoundingClientRect().left;
+          return [...log.querySelectorAll('.ply')].every((n) =>
+            n.scrollWidth <= n.clientWidth && n.getBoundingClientRect().left >= left);
+        }"""
+    )
+
+
+def test_round_summary_then_game_over_banner(browser, live_server, alice, artifacts):
+    game = play_until(against_computer(alice, level="greedy"), alice, round_over(1))
+    assert game.engine_state().round == 2
+    page = page_for(browser, live_server.url, alice, DESKTOP)
+    page.goto(live_server.url + board_url(game))
+
+    scored = page.locator(".move-log li.scored").first
+    scored.scroll_into_view_if_needed()
+    assert scored.is_visible()
+    assert scored.text_content().strip().startswith("Round 1 scored: alice +")
+    panel = page.locator(".round-summary")
+    assert panel.is_visible()
+    assert panel.locator("h2").text_content() == "Round 1 scored"
+    assert panel.locator("li").count() == 2  # alice and the computer
+    assert "→" in panel.locator("li").first.text_content()
+    assert numbers_are_whole(page)
+    page.screenshot(path=str(artifacts / "board-round-1-scored.png"), full_page=True)
+
+    # The rest of the game is played elsewhere while the page stays open: when the live update
+    # brings the finished game, the page reloads itself to show the banner and the rematch.
+    page.evaluate("window.stillTheSamePage = true")
+    game = play_until(game, alice, game_over)
+    banner = page.locator(".game-over")
+    banner.wait_for(state="visible")
+    assert page.evaluate("window.stillTheSamePage") is None  # reloaded, by the page itself
+    assert page.url == live_server.url + board_url(game)
+    assert page.locator("#rematch-button").is_visible()
+    seat = next(s for s in game.seat_list if s.user_id == alice.pk)
+    headline = banner.locator("h2").text_content()
+    if seat.place == 1:
+        assert f"You won with {seat.final_score} points." in headline or "shared" in headline
+    else:
+        assert f"You came 2nd of 2 with {seat.final_score} points." in headline
+    # The table's empty factories are gone; the last round's bonuses are in the panel.
+    assert page.locator(".factories, .game-table").count() == 0
+    assert page.locator(".round-summary h3").text_content() == "End-of-game bonuses"
+    assert numbers_are_whole(page)
+    page.screenshot(path=str(artifacts / "board-game-over.png"), full_page=True)
+
+
+def test_three_digit_move_numbers_are_shown_whole(browser, live_server, alice):
+    game = long_game(alice)
+    assert game.ply > 100
+    for viewport in (DESKTOP, PHONE):
+        page = page_for(browser, live_server.url, alice, viewport, phone=viewport is PHONE)
+        page.goto(live_server.url + board_url(game))
+        last = page.locator(".move-log .ply").last
+        assert last.text_content() == str(game.ply)
+        assert numbers_are_whole(page)
+
+
+def test_on_a_phone_picking_tiles_brings_the_pattern_lines_into_view(
+    browser, live_server, alice, artifacts
+):
+    game = play_until(against_computer(alice), alice, to_move(0))
+    page = page_for(browser, live_server.url, alice, PHONE, phone=True)
+    page.goto(live_server.url + board_url(game))
+    assert "Esc" not in page.locator(".pick-hint").first.text_content()
+    # The player's own board, pattern lines to floor line, all on the screen.
+    in_view = """() => {
+      const board = document.querySelector('.player-board.interactive');
+      const top = board.querySelector('.pattern-lines').getBoundingClientRect().top;
+      const bottom = board.querySelector('.floor-line').getBoundingClientRect().bottom;
+      return top >= 0 && bottom <= window.innerHeight;
+    }"""
+    assert not page.evaluate(in_view), "the pattern lines are in view before any pick"
+
+    page.locator("button.take").first.tap()
+
+    assert "Picked" in page.locator(".pick-hint").first.text_content()
+    assert "Esc" not in page.locator(".pick-hint").first.text_content()
+    page.wait_for_function(in_view)
+    assert page.locator("button.dest:not([disabled])").count() >= 1
+    page.screenshot(path=str(artifacts / "phone-picked.png"))

@@ -1,0 +1,59 @@
+"""The README's screenshots of the board (docs/screenshots/): mid-game with tiles picked, at the
+end of a round, and at game over, on a desktop (1280x900) and a phone (390x844).
+
+Made by `make screenshots` (scripts/screenshots.py), which sets AZUL_SCREENSHOTS to the folder
+to write; skipped otherwise. A fresh game each time, against the computer, as the other browser
+tests play it."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.board.conftest import against_computer, board_url, game_over, play_until, round_over
+from tests.e2e.test_board_story import DESKTOP, PHONE, page_for
+
+OUT = os.environ.get("AZUL_SCREENSHOTS")
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.slow,
+    pytest.mark.skipif(not OUT, reason="screenshots are made by `make screenshots`"),
+]
+
+
+def alice_to_move_after(ply: int):
+    """Alice to move, past `ply`."""
+    return lambda game: game.ply > ply and game.engine_state().to_move == [0]
+
+
+def test_screenshots(browser, live_server, make_user):
+    out = Path(OUT)
+    out.mkdir(parents=True, exist_ok=True)
+    alice = make_user("alice")
+    alice.profile.display_name = "Alice"
+    alice.profile.save()
+    base = live_server.url
+    pages = {
+        "desktop": page_for(browser, base, alice, DESKTOP),
+        # Drawn at one pixel per CSS pixel, so that the README shows it at its size.
+        "phone": page_for(browser, base, alice, PHONE, phone=True, scale=1),
+    }
+
+    def shoot(name: str, url: str, pick: bool = False) -> None:
+        for device, page in pages.items():
+            page.goto(base + url)
+            if pick:
+                take = page.locator("button.take").first
+                take.tap() if device == "phone" else take.click()
+                page.wait_for_timeout(600)  # the phone's smooth scroll to the pattern lines
+            # The phone's pick is shown as the player sees it; everything else whole.
+            full = not (pick and device == "phone")
+            page.screenshot(path=str(out / f"{name}-{device}.png"), full_page=full)
+
+    game = play_until(against_computer(alice, level="greedy"), alice, round_over(1))
+    shoot("round-end", board_url(game))
+    game = play_until(game, alice, alice_to_move_after(game.ply + 2))
+    shoot("mid-game", board_url(game), pick=True)
+    game = play_until(game, alice, game_over)
+    shoot("game-over", board_url(game))

@@ -1,0 +1,136 @@
+"""The tree search behind medium, strong and master, and the arena's UCT yardstick: legal moves,
+deadlines, determinism, the stats it reports, and what its evaluation values."""
+
+import random
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import deal, legal_moves, new_game, play
+from games.engine.arena import main as arena_main
+from games.engine.arena import wilson
+from games.engine.bots import choose_move, choose_move_with_stats
+from games.engine.search import SearchStats, evaluate_board, search, uct_search
+from games.engine.state import Board
+
+from .test_bots import random_position
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([2, 3, 4]),
+    variant=st.sampled_from(["colored", "gray"]),
+    steps=st.integers(1, 160),
+)
+def test_the_searches_only_return_legal_moves(seed, players, variant, steps):
+    state = random_position(seed, players, variant, steps)
+    if state.phase != "take":
+        return
+    player = state.current
+    legal = legal_moves(state, player)
+    for find in (search, uct_search):
+        stats = SearchStats()
+        move = find(state, player, random.Random(seed), iterations=25, stats=stats)
+        assert move in legal, (find.__name__, move)
+        assert all(tried in legal for tried, _, _ in stats.values)
+        if len(legal) > 1 and len(stats.values) > 1:
+            assert stats.iterations == 25
+            assert sum(visits for _, _, visits in stats.values) == 25
+        play(state, move, player)
+
+
+@pytest.mark.parametrize("level", ["medium", "strong", "master"])
+def test_a_seed_and_an_iteration_count_give_the_same_move_and_values(level):
+    state = random_position(11, 3, "gray", 9)
+    assert state.phase == "take"
+    runs = [
+        choose_move_with_stats(state, state.current, level, seed=4, iterations=150)
+        for _ in range(2)
+    ]
+    (move_a, stats_a), (move_b, stats_b) = runs
+    assert move_a == move_b
+    assert stats_a.values == stats_b.values
+    assert stats_a.iterations == stats_b.iterations == 150
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "colored"), (4, "gray")])
+@pytest.mark.parametrize("budget", [0.02, 0.15])
+def test_the_time_budget_is_used_and_respected(players, variant, budget):
+    state = deal(new_game(players, variant), rng=random.Random(3))
+    start = time.perf_counter()
+    move, stats = choose_move_with_stats(state, 0, "strong", seed=1, budget=budget)
+    elapsed = time.perf_counter() - start
+    assert move in legal_moves(state, 0)
+    assert stats.budget == budget
+    assert stats.iterations > 0  # the rollouts count is reported
+    # A margin for a busy machine (the process may go unscheduled); the search itself stops 8%
+    # + 10 ms early (a quarter of the budget at most).
+    assert elapsed <= budget + 0.1
+    assert stats.seconds >= budget * 0.5  # and it thinks for most of its budget
+
+
+def test_an_iteration_count_is_capped_by_the_budget():
+    state = deal(new_game(4, "gray"), rng=random.Random(9))
+    start = time.perf_counter()
+    _, stats = choose_move_with_stats(state, 0, "master", iterations=10**7, budget=0.03)
+    assert time.perf_counter() - start <= 0.03 + 0.1
+    assert 0 < stats.iterations < 10**7
+
+
+def test_the_old_dict_stats_still_report_rollouts():
+    state = deal(new_game(2), rng=random.Random(2))
+    stats: dict = {}
+    choose_move(state, 0, "strong", iterations=40, stats=stats)
+    assert stats["rollouts"] == 40 and stats["seconds"] > 0 and "cpu_seconds" in stats
+
+
+def test_the_uct_yardstick_is_deterministic_for_an_iteration_count():
+    state = deal(new_game(3), rng=random.Random(5))
+    moves = {uct_search(state, 0, random.Random(8), iterations=200) for _ in range(2)}
+    assert len(moves) == 1
+
+
+def test_a_search_needs_a_budget():
+    state = deal(new_game(2), rng=random.Random(5))
+    with pytest.raises(ValueError, match="budget"):
+        search(state, 0, random.Random(0))
+
+
+def _board(cells: list[tuple[int, int]], score: int = 10) -> Board:
+    board = Board()
+    board.score = score
+    for row, column in cells:
+        color = (column - row) % 5
+        board.wall[row * 5 + column] = color
+        board.filled |= 1 << (row * 5 + column)
+        board.row_mask[row] |= 1 << color
+        board.col_mask[column] |= 1 << color
+    return board
+
+
+def test_the_evaluation_values_adjacency_and_nearly_complete_rows():
+    compact = _board([(0, 0), (0, 1), (1, 0), (1, 1)])
+    scattered = _board([(0, 0), (0, 2), (2, 0), (2, 2)])
+    assert evaluate_board(compact, 3, False) > evaluate_board(scattered, 3, False)
+    # four tiles in one column (distinct rows and colours) against four that share nothing
+    column = _board([(0, 0), (1, 0), (2, 0), (3, 0)])
+    apart = _board([(0, 0), (1, 2), (2, 4), (3, 1)])
+    assert evaluate_board(column, 2, False) > evaluate_board(apart, 2, False) + 3
+    # a bonus that cannot be reached in the rounds left is worth nothing
+    assert evaluate_board(_board([]), 0, False) == 10
+
+
+def test_wilson_interval():
+    low, high = wilson(80, 100)
+    assert 0.70 < low < 0.72 and 0.86 < high < 0.88
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_the_arena_prints_win_rates_with_intervals(capsys):
+    arena_main(["greedy", "uct", "--games", "2", "--iterations", "30", "--quiet", "--seed", "3"])
+    out = capsys.readouterr().out
+    assert "win rate" in out and "avg score" in out and "games won by" in out
+    assert "uct" in out and "[" in out
