@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts.templatetags.local_time import local_time
 from games.models import Game, Seat
 from tests.conftest import PASSWORD
+from tests.pages.conftest import play_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -182,6 +183,9 @@ def test_the_board_shows_the_deadline_in_the_players_zone(alice, bob, start_game
 def test_my_games_and_home_show_deadlines_with_their_zone(alice, bob, start_game, client_for):
     set_zone(alice, "Asia/Seoul")
     game = start_game(alice, bob)
+    if game.engine_state().to_move != [0]:
+        game = play_moves(game, 1)  # alice's turn, so that her pages show her deadline
+    assert game.engine_state().to_move == [0]
     local = game.turn_deadline.astimezone(zoneinfo.ZoneInfo("Asia/Seoul"))
     client = client_for(alice)
 

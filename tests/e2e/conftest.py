@@ -59,9 +59,11 @@ def _end_live_waits() -> None:
     live.watch.join(5)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(django_db_setup) -> Iterator:
-    """Chromium, for the session. It depends on the test database so that it closes before the
+    """Chromium, for a module of tests. Playwright's synchronous API runs an event loop in this
+    thread while it is open, which the tests of async views (tests/live) cannot share: it is
+    closed after each module. It depends on the test database so that it closes before the
     database is dropped: the pages' long-polls left waiting must end first."""
     sync_api = pytest.importorskip("playwright.sync_api")
     executable = _chromium_path()

@@ -60,23 +60,27 @@ def test_a_seed_and_an_iteration_count_give_the_same_move_and_values(level):
 @pytest.mark.parametrize("budget", [0.02, 0.15])
 def test_the_time_budget_is_used_and_respected(players, variant, budget):
     state = deal(new_game(players, variant), rng=random.Random(3))
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.thread_time()
     move, stats = choose_move_with_stats(state, 0, "strong", seed=1, budget=budget)
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.thread_time() - cpu_start
     assert move in legal_moves(state, 0)
     assert stats.budget == budget
     assert stats.iterations > 0  # the rollouts count is reported
-    # A margin for a busy machine (the process may go unscheduled); the search itself stops 8%
-    # + 10 ms early (a quarter of the budget at most).
-    assert elapsed <= budget + 0.1
+    # The search stops 8% + 10 ms early (a quarter of the budget at most). On a busy machine the
+    # process may go unscheduled, which the wall clock counts and no check inside the search can
+    # prevent: its own CPU time (this thread's: the suite's other threads, a live server's,
+    # count in the process's) is held to the budget, the wall clock only to a looser bound.
+    assert cpu <= budget + 0.1
+    assert elapsed <= budget + 0.5
     assert stats.seconds >= budget * 0.5  # and it thinks for most of its budget
 
 
 def test_an_iteration_count_is_capped_by_the_budget():
     state = deal(new_game(4, "gray"), rng=random.Random(9))
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.thread_time()
     _, stats = choose_move_with_stats(state, 0, "master", iterations=10**7, budget=0.03)
-    assert time.perf_counter() - start <= 0.03 + 0.1
+    assert time.thread_time() - cpu_start <= 0.03 + 0.1
+    assert time.perf_counter() - start <= 0.03 + 0.5
     assert 0 < stats.iterations < 10**7
 
 

@@ -14,6 +14,7 @@ from accounts.models import Profile
 from games import engine
 from tests.conftest import PASSWORD
 from tests.games.conftest import games_url
+from tests.pages.conftest import play_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -306,6 +307,10 @@ def test_the_your_turn_email_is_in_korean(alice, bob, start_game):
     from notifications.models import Notification
 
     game = start_game(alice, bob)
+    # The player who completed the table hears it is their turn; the other hears that the game
+    # started, and of their turn only after a move: make one if the first turn is theirs.
+    if not Notification.objects.filter(kind=Notification.Kind.YOUR_TURN, game=game).exists():
+        play_moves(game, 1)
     notification = Notification.objects.select_related("recipient__profile").get(
         kind=Notification.Kind.YOUR_TURN, game=game
     )

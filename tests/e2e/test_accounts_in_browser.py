@@ -4,13 +4,12 @@ header's links line up with the page's content, on wide pages too."""
 import pytest
 
 from tests.conftest import PASSWORD
-from tests.e2e.conftest import browser  # noqa: F401  (the fixture)
 from tests.replays.conftest import finish
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
-def test_sign_up_takes_the_browsers_time_zone(browser, live_server, django_user_model):  # noqa: F811
+def test_sign_up_takes_the_browsers_time_zone(browser, live_server, django_user_model):
     context = browser.new_context(timezone_id="Asia/Seoul", locale="en-US")
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -36,7 +35,7 @@ EDGES = """() => {
 
 
 def test_the_header_is_as_wide_as_the_content(
-    browser,  # noqa: F811
+    browser,
     live_server,
     start_game,
     alice,
