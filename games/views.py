@@ -283,7 +283,6 @@ def game_new(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "bot_levels": bot_levels(),
-        "players_api_url": reverse("accounts:api_players"),
     }
     return render(request, "games/new.html", context)
 

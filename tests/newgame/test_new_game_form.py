@@ -131,7 +131,7 @@ def test_a_level_the_engine_describes_falls_back_to_its_first_sentence(monkeypat
 def test_the_page_loads_its_script_and_the_player_search(alice, client_for):
     page = client_for(alice).get(NEW).content.decode()
 
-    assert "games/new_game.js" in page
-    assert f'data-players-api="{reverse("accounts:api_players")}"' in page
+    assert "games/new_game.js" in page and "games/player_search.js" in page
     assert 'list="player-suggestions"' in page
-    assert '<datalist id="player-suggestions">' in page
+    api = reverse("accounts:api_players")
+    assert f'<datalist id="player-suggestions" data-api="{api}">' in page
