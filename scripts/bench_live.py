@@ -126,32 +126,14 @@ def seed(games: int, watchers: int) -> Seeded:
     import django
 
     django.setup()
-    from allauth.account.models import EmailAddress
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.contrib.sessions.backends.db import SessionStore
     from rest_framework.authtoken.models import Token
 
     from games import services
     from games.models import Game
 
-    User = get_user_model()
     Game.objects.all().delete()
 
-    def user(name: str):
-        u, _ = User.objects.get_or_create(username=name, defaults={"email": f"{name}@bench.test"})
-        EmailAddress.objects.get_or_create(
-            user=u, email=u.email, defaults={"primary": True, "verified": True}
-        )
-        return u
-
-    def session(u) -> str:
-        store = SessionStore()
-        store["_auth_user_id"] = str(u.pk)
-        store["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[-1]
-        store["_auth_user_hash"] = u.get_session_auth_hash()
-        store.create()
-        return store.session_key
+    user, session = bench_web.bench_user, bench_web.bench_session
 
     result = Seeded(
         games=[], players={}, sessions=[session(user(f"live_w{i}")) for i in range(watchers)]

@@ -105,28 +105,45 @@ class Seed:
     pairs: list[tuple[dict[str, str], list[str]]] = field(default_factory=list)
 
 
+def bench_user(name: str):
+    """A verified player for the benchmarks (after `django.setup()`)."""
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    u, _ = get_user_model().objects.get_or_create(
+        username=name, defaults={"email": f"{name}@bench.test"}
+    )
+    EmailAddress.objects.get_or_create(
+        user=u, email=u.email, defaults={"primary": True, "verified": True}
+    )
+    return u
+
+
+def bench_session(user) -> str:
+    """The key of a new signed-in session of `user`, for a page's session cookie."""
+    from django.conf import settings
+    from django.contrib.sessions.backends.db import SessionStore
+
+    store = SessionStore()
+    store["_auth_user_id"] = str(user.pk)
+    store["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[-1]
+    store["_auth_user_hash"] = user.get_session_auth_hash()
+    store.create()
+    return store.session_key
+
+
 def seed(concurrency: int, games_per_pair: int, long_moves: int) -> Seed:
     import django
 
     django.setup()
-    from allauth.account.models import EmailAddress
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.contrib.sessions.backends.db import SessionStore
     from rest_framework.authtoken.models import Token
 
     from games import engine, selectors, services
     from games.models import Game
 
-    User = get_user_model()
     Game.objects.all().delete()
 
-    def user(name: str):
-        u, _ = User.objects.get_or_create(username=name, defaults={"email": f"{name}@bench.test"})
-        EmailAddress.objects.get_or_create(
-            user=u, email=u.email, defaults={"primary": True, "verified": True}
-        )
-        return u
+    user = bench_user
 
     def start(a, b) -> Game:
         game = services.game_create(
@@ -156,19 +173,13 @@ def seed(concurrency: int, games_per_pair: int, long_moves: int) -> Seed:
         )
     long_game = selectors.game_get(game_id=long_game.id)
 
-    session = SessionStore()
-    session["_auth_user_id"] = str(watcher.pk)
-    session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[-1]
-    session["_auth_user_hash"] = watcher.get_session_auth_hash()
-    session.create()
-
     def token(u) -> str:
         return Token.objects.get_or_create(user=u)[0].key
 
     result = Seed(
         long_game=str(long_game.id),
         long_ply=long_game.ply,
-        session_cookie=session.session_key,
+        session_cookie=bench_session(watcher),
         watcher_token=token(watcher),
     )
     for i in range(concurrency):
