@@ -6,9 +6,9 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 
+from accounts.names import player_name
 from analysis.models import Analysis
 from games.models import Game
-from games.selectors import _name
 
 COSTLIEST = 3
 """How many of a player's costliest moves are marked and shown on their position's board."""
@@ -61,7 +61,7 @@ def analysis_view(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, A
         view["players"].append(
             {
                 "position": seat.position,
-                "name": _name(seat.user) if seat.user_id else seat.name,
+                "name": player_name(seat.user) if seat.user_id else seat.name,
                 "is_viewer": viewer_id is not None and seat.user_id == viewer_id,
                 **_player_moves(analysis.moves, seat.position),
             }

@@ -113,10 +113,6 @@ def game_view_cached(
 # -- one game ------------------------------------------------------------------------------------
 
 
-# A player's name as every page, list and email shows it: `accounts.names.player_name`.
-_name = player_name
-
-
 def _players(
     game: Game, state: engine.State | None, viewer: AbstractBaseUser | None
 ) -> list[dict[str, Any]]:
