@@ -69,8 +69,9 @@ __all__ = [
 class Weights:
     """The search's knobs and the evaluation's weights (points unless said otherwise)."""
 
-    c_uct: float = 4.0
-    """Exploration constant, in points (rewards are point differences)."""
+    c_uct: float = 20.0
+    """Exploration constant, in points (rewards are point differences): about the spread of
+    the rewards, so that a one-second search keeps testing the opponents' replies."""
     widen_base: int = 3
     widen_rate: float = 1.5
     """Progressive widening: a node with ``n`` visits considers its ``widen_base + widen_rate *
@@ -84,8 +85,9 @@ class Weights:
     tiles (0: never)."""
     own_weight: float = 1.0
     """Share of a player's own worth added to its reward (worth minus the best opponent's)."""
-    win_bonus: float = 5.0
-    """Reward for winning a game that ends in the rollout (on top of the score difference)."""
+    win_bonus: float = 25.0
+    """Reward for winning a game that ends in the rollout (on top of the score difference):
+    large enough that in the last round no gain in points outweighs the win."""
     partial_line: float = 0.45
     """Worth of a tile waiting on an unfinished pattern line at the end of a round."""
     near_line: float = 0.6
@@ -191,12 +193,16 @@ def _worths(state: State, rounds: int, weights: Weights) -> list[float]:
 def _rewards(state: State, rounds: int, weights: Weights) -> list[float]:
     worths = _worths(state, rounds, weights)
     over = state.phase == "over"
+    if over:  # equal scores: the most complete rows wins (rulebook), worth a fraction of a point
+        keys = [w + 0.01 * b.complete_rows() for w, b in zip(worths, state.boards, strict=True)]
     rewards = []
     for p, mine in enumerate(worths):
         best_other = max(w for q, w in enumerate(worths) if q != p)
         reward = mine - best_other
-        if over and reward:
-            reward += weights.win_bonus if reward > 0 else -weights.win_bonus
+        if over:
+            lead = keys[p] - max(k for q, k in enumerate(keys) if q != p)
+            if lead:
+                reward += weights.win_bonus if lead > 0 else -weights.win_bonus
         rewards.append(reward + weights.own_weight * mine)
     return rewards
 

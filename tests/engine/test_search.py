@@ -13,7 +13,7 @@ from games.engine import deal, legal_moves, new_game, play
 from games.engine.arena import main as arena_main
 from games.engine.arena import wilson
 from games.engine.bots import choose_move, choose_move_with_stats
-from games.engine.search import SearchStats, evaluate_board, search, uct_search
+from games.engine.search import DEFAULT, SearchStats, _rewards, evaluate_board, search, uct_search
 from games.engine.state import Board
 
 from .test_bots import random_position
@@ -152,3 +152,15 @@ def test_the_arena_prints_win_rates_with_intervals(capsys):
     out = capsys.readouterr().out
     assert "win rate" in out and "avg score" in out and "games won by" in out
     assert "uct" in out and "[" in out
+
+
+def test_a_tie_on_points_is_won_by_the_most_complete_rows():
+    state = new_game(2)
+    state.phase = "over"
+    state.boards = [_board([(0, c) for c in range(5)], score=30), _board([(1, 0)], score=30)]
+    rewards = _rewards(state, 0, DEFAULT)
+    # same points, but the complete row wins (rulebook): the winner gets the win bonus
+    assert rewards[0] - rewards[1] == pytest.approx(2 * DEFAULT.win_bonus)
+    state.boards[1].score = 31
+    rewards = _rewards(state, 0, DEFAULT)
+    assert rewards[1] - rewards[0] == pytest.approx(2 + 2 * DEFAULT.win_bonus + DEFAULT.own_weight)
