@@ -541,16 +541,21 @@ def search(
     while done < limit and (deadline is None or clock() < deadline):
         _iterate(know, state, root, rng, extend)
         done += 1
+    return _most_visited(root, done, stats)
+
+
+def _most_visited(root: _Node, iterations: int, stats: SearchStats | None) -> Move:
+    """The root's most visited move (the first in the root's order on a tie), and what the
+    search did in ``stats``."""
     order = sorted(range(len(root.moves)), key=lambda i: (-root.counts[i], i))
-    best = root.moves[order[0]]
     if stats is not None:
-        stats.iterations = done
+        stats.iterations = iterations
         stats.values = [
             (root.moves[i], root.totals[i] / root.counts[i], root.counts[i])
             for i in order
             if root.counts[i]
         ]
-    return best
+    return root.moves[order[0]]
 
 
 def _iterate(know: _Knowledge, root_state: State, root: _Node, rng, extend: bool) -> None:
@@ -663,12 +668,4 @@ def uct_search(
             node.counts[i] += 1
             node.totals[i] += rewards[node.player]
         done += 1
-    order = sorted(range(len(root.moves)), key=lambda i: (-root.counts[i], i))
-    if stats is not None:
-        stats.iterations = done
-        stats.values = [
-            (root.moves[i], root.totals[i] / root.counts[i], root.counts[i])
-            for i in order
-            if root.counts[i]
-        ]
-    return root.moves[order[0]]
+    return _most_visited(root, done, stats)
