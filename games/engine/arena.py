@@ -25,6 +25,7 @@ reproducible whatever the machine's load.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import sys
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 
 from .bots import LEVELS, choose_move_with_stats
 from .rules import _apply_deal, _draw, _tally, deal, new_game, play, play_out, result
-from .search import SearchStats, deadline_for, uct_search
+from .search import DEFAULT, SearchStats, Weights, deadline_for, uct_search
 
 YARDSTICKS = ("uct",)
 """Arena-only players (not site levels)."""
@@ -65,9 +66,17 @@ class GameResult:
 
 
 def bot_move(
-    bot: str, state, player: int, *, seed: int, budget: float | None, iterations: int | None
+    bot: str,
+    state,
+    player: int,
+    *,
+    seed: int,
+    budget: float | None,
+    iterations: int | None,
+    weights: Weights = DEFAULT,
 ) -> tuple:
-    """(move, stats) of arena player ``bot``; ``budget`` None: the level's own (``uct``: 1 s)."""
+    """(move, stats) of arena player ``bot``; ``budget`` None: the level's own (``uct``: 1 s).
+    ``weights`` replaces the search weights of ``medium``, ``strong`` and ``master``."""
     if budget is None:
         budget = LEVELS[bot].budget if bot in LEVELS else 1.0
     if bot in YARDSTICKS:
@@ -87,9 +96,11 @@ def bot_move(
         return move, stats
     if bot in TIMED:
         if iterations is not None:
-            return choose_move_with_stats(state, player, bot, seed=seed, iterations=iterations)
-        return choose_move_with_stats(state, player, bot, seed=seed, budget=budget)
-    return choose_move_with_stats(state, player, bot, seed=seed)
+            return choose_move_with_stats(
+                state, player, bot, seed=seed, iterations=iterations, weights=weights
+            )
+        return choose_move_with_stats(state, player, bot, seed=seed, budget=budget, weights=weights)
+    return choose_move_with_stats(state, player, bot, seed=seed, weights=weights)
 
 
 def play_game(
@@ -100,6 +111,7 @@ def play_game(
     budget: float | None,
     game: int = 0,
     iterations: int | None = None,
+    weights: Weights = DEFAULT,
 ) -> GameResult:
     """One game, seat ``i`` played by ``bots[i]``; deals come from ``deal_seed``."""
     players = len(bots)
@@ -116,7 +128,13 @@ def play_game(
         seat = seats[player]
         seed = (deal_seed * 1_000_003 + ply * 101 + player) & 0x7FFFFFFF
         move, stats = bot_move(
-            seat.bot, state, player, seed=seed, budget=budget, iterations=iterations
+            seat.bot,
+            state,
+            player,
+            seed=seed,
+            budget=budget,
+            iterations=iterations,
+            weights=weights,
         )
         state = play(state, move, player)
         ply += 1
@@ -152,10 +170,32 @@ def measure_speed(players: int, variant: str, seconds: float = 0.5) -> tuple[flo
 
 
 def _task(args: tuple) -> GameResult:
-    bots, variant, deal_seed, budget, game, iterations = args
+    bots, variant, deal_seed, budget, game, iterations, weights = args
     return play_game(
-        bots, variant=variant, deal_seed=deal_seed, budget=budget, game=game, iterations=iterations
+        bots,
+        variant=variant,
+        deal_seed=deal_seed,
+        budget=budget,
+        game=game,
+        iterations=iterations,
+        weights=weights,
     )
+
+
+def parse_weights(text: str) -> Weights:
+    """``Weights`` from ``"name=value,..."`` (the others keep their defaults)."""
+    known = {f.name: type(getattr(DEFAULT, f.name)) for f in dataclasses.fields(Weights)}
+    changes: dict[str, float | int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        name = name.strip()
+        if not sep or name not in known:
+            raise ValueError(f"{part!r}: expected name=value, names: {', '.join(sorted(known))}")
+        try:
+            changes[name] = known[name](value)
+        except ValueError:
+            raise ValueError(f"{part!r}: {name} takes a {known[name].__name__}") from None
+    return Weights(**changes)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -295,7 +335,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=10, help="progress summary every N games")
     parser.add_argument("--quiet", action="store_true", help="no line per game")
+    parser.add_argument(
+        "--weights",
+        default="",
+        metavar="NAME=VALUE,...",
+        help="search weights of medium, strong and master (search.Weights), for tuning",
+    )
     args = parser.parse_args(argv)
+    try:
+        weights = parse_weights(args.weights)
+    except ValueError as error:
+        parser.error(f"--weights {error}")
 
     names = list(args.players_)
     if args.bots:
@@ -305,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or len(bots) > args.players:
         parser.error(f"bots: 1-{args.players} of {', '.join(BOTS)}; got {bots!r}")
     tasks = [
-        (seating, args.variant, deal_seed, args.budget, game, args.iterations)
+        (seating, args.variant, deal_seed, args.budget, game, args.iterations, weights)
         for seating, deal_seed, game in schedule(bots, args.players, args.games, args.seed)
     ]
     if args.iterations:
@@ -318,6 +368,13 @@ def main(argv: list[str] | None = None) -> int:
         f"arena: bots {','.join(bots)}  players {args.players}  variant {args.variant}"
         f"  games {len(tasks)}  {thinking}  jobs {args.jobs}  seed {args.seed}"
     )
+    if weights != DEFAULT:
+        changed = [
+            f"{f.name}={getattr(weights, f.name)}"
+            for f in dataclasses.fields(Weights)
+            if getattr(weights, f.name) != getattr(DEFAULT, f.name)
+        ]
+        header += "  weights " + ",".join(changed)
     print(header, flush=True)
     playouts, iterations = measure_speed(args.players, args.variant)
     print(

@@ -11,9 +11,17 @@ from hypothesis import strategies as st
 
 from games.engine import deal, legal_moves, new_game, play
 from games.engine.arena import main as arena_main
-from games.engine.arena import wilson
+from games.engine.arena import parse_weights, wilson
 from games.engine.bots import choose_move, choose_move_with_stats
-from games.engine.search import DEFAULT, SearchStats, _rewards, evaluate_board, search, uct_search
+from games.engine.search import (
+    DEFAULT,
+    SearchStats,
+    Weights,
+    _rewards,
+    evaluate_board,
+    search,
+    uct_search,
+)
 from games.engine.state import Board
 
 from .test_bots import random_position
@@ -152,6 +160,31 @@ def test_the_arena_prints_win_rates_with_intervals(capsys):
     out = capsys.readouterr().out
     assert "win rate" in out and "avg score" in out and "games won by" in out
     assert "uct" in out and "[" in out
+
+
+def test_the_arena_plays_the_search_with_other_weights_for_tuning(capsys):
+    arena_main(
+        ["medium", "greedy", "--games", "2", "--iterations", "30", "--quiet"]
+        + ["--weights", "own_weight=0.5, max_lines=2"]
+    )
+    assert "weights max_lines=2,own_weight=0.5" in capsys.readouterr().out
+    assert parse_weights("c_uct=4,widen_base=5") == Weights(c_uct=4.0, widen_base=5)
+    assert parse_weights("") == DEFAULT
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("bogus=1", "names: adjacency"),
+        ("c_uct", "expected name=value"),
+        ("max_lines=two", "max_lines takes a int"),
+    ],
+)
+def test_the_arena_refuses_unknown_or_malformed_weights(capsys, text, message):
+    with pytest.raises(SystemExit) as exit_info:
+        arena_main(["strong", "greedy", "--games", "2", "--weights", text])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
 
 
 def test_a_tie_on_points_is_won_by_the_most_complete_rows():
