@@ -95,11 +95,11 @@ def bot_move(
         stats.cpu_seconds = time.process_time() - cpu
         return move, stats
     if bot in TIMED:
-        if iterations is not None:
-            return choose_move_with_stats(
-                state, player, bot, seed=seed, iterations=iterations, weights=weights
-            )
-        return choose_move_with_stats(state, player, bot, seed=seed, budget=budget, weights=weights)
+        if iterations is not None:  # fixed work only: the run must not depend on the load
+            budget = None
+        return choose_move_with_stats(
+            state, player, bot, seed=seed, budget=budget, iterations=iterations, weights=weights
+        )
     return choose_move_with_stats(state, player, bot, seed=seed, weights=weights)
 
 
