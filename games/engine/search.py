@@ -538,7 +538,8 @@ def search(
     clock = time.perf_counter
     done = 0
     limit = iterations if iterations is not None else 1 << 62
-    while done < limit and (deadline is None or clock() < deadline):
+    # at least one iteration: a process left unscheduled past a tiny budget still searches
+    while done < limit and (not done or deadline is None or clock() < deadline):
         _iterate(know, state, root, rng, extend)
         done += 1
     return _most_visited(root, done, stats)
@@ -619,7 +620,8 @@ def uct_search(
     done = 0
     limit = iterations if iterations is not None else 1 << 62
     sqrt, log = math.sqrt, math.log
-    while done < limit and (deadline is None or clock() < deadline):
+    # at least one iteration: a process left unscheduled past a tiny budget still searches
+    while done < limit and (not done or deadline is None or clock() < deadline):
         s = state.copy()
         path = []
         node = root
