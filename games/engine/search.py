@@ -96,9 +96,8 @@ class Weights:
     """Worth of each pair of neighbouring wall tiles (later tiles next to them score more)."""
     marker: float = 2.0
     """Worth of starting the next round."""
-    chance: float = 0.7
-    """Rough chance of adding each further tile a bonus still needs before the game ends
-    (0.55 until screens against ``uct`` showed the bonuses undervalued: see BOTS.md)."""
+    chance: float = 0.55
+    """Rough chance of adding each further tile a bonus still needs before the game ends."""
 
     @functools.cached_property
     def potential(self) -> list[list[float]]:
