@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import get_language, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games.engine import COLORS, FLOOR_PENALTY
@@ -306,31 +306,46 @@ def game_over_banner(
     winner_names = [names.get(s["position"], "") for s in winners]
     top = winners[0]["score"] if winners else 0
     if len(winners) == 1:
-        won = _("%(name)s won with %(score)s points.") % {"name": winner_names[0], "score": top}
+        won = ngettext(
+            "%(name)s won with %(score)s point.", "%(name)s won with %(score)s points.", top
+        ) % {"name": winner_names[0], "score": top}
     else:
-        won = _("%(names)s shared the win with %(score)s points.") % {
-            "names": and_list(winner_names),
-            "score": top,
-        }
+        won = ngettext(
+            "%(names)s shared the win with %(score)s point.",
+            "%(names)s shared the win with %(score)s points.",
+            top,
+        ) % {"names": and_list(winner_names), "score": top}
     mine = next((s for s in standings if s["position"] == viewer_seat), None)
     if mine is None:
         return {"headline": won, "outcome": "watcher", "winners": ""}
+    score = mine["score"]
     if mine["place"] == 1:
         others = [n for s, n in zip(winners, winner_names, strict=True) if s is not mine]
         if others:
-            headline = _("You shared the win with %(names)s, with %(score)s points.") % {
-                "names": and_list(others),
-                "score": mine["score"],
-            }
+            headline = ngettext(
+                "You shared the win with %(names)s, with %(score)s point.",
+                "You shared the win with %(names)s, with %(score)s points.",
+                score,
+            ) % {"names": and_list(others), "score": score}
         else:
-            headline = _("You won with %(score)s points.") % {"score": mine["score"]}
+            headline = ngettext(
+                "You won with %(score)s point.", "You won with %(score)s points.", score
+            ) % {"score": score}
         return {"headline": headline, "outcome": "won", "winners": ""}
     shared = sum(1 for s in standings if s["place"] == mine["place"]) > 1
     headline = (
-        _("You came %(place)s (shared) of %(count)s with %(score)s points.")
+        ngettext(
+            "You came %(place)s (shared) of %(count)s with %(score)s point.",
+            "You came %(place)s (shared) of %(count)s with %(score)s points.",
+            score,
+        )
         if shared
-        else _("You came %(place)s of %(count)s with %(score)s points.")
-    ) % {"place": ordinal(mine["place"]), "count": count, "score": mine["score"]}
+        else ngettext(
+            "You came %(place)s of %(count)s with %(score)s point.",
+            "You came %(place)s of %(count)s with %(score)s points.",
+            score,
+        )
+    ) % {"place": ordinal(mine["place"]), "count": count, "score": score}
     return {"headline": headline, "outcome": "lost", "winners": won}
 
 

@@ -4,6 +4,7 @@ factories."""
 import re
 
 import pytest
+from django.utils import translation
 
 from games.display import game_over_banner
 from tests.board.conftest import board_url, text
@@ -13,6 +14,10 @@ pytestmark = pytest.mark.django_db
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 NAMES = {0: "Alice", 1: "Bob", 2: "Carol"}
+
+
+def points(score: int) -> str:
+    return f"{score} point" if score == 1 else f"{score} points"
 
 
 def standings(*rows: tuple[int, int]) -> list[dict]:
@@ -29,6 +34,13 @@ def standings(*rows: tuple[int, int]) -> list[dict]:
         ([(1, 60), (1, 60), (3, 40)], 1, "You shared the win with Alice, with 60 points.", ""),
         ([(1, 60), (1, 60), (3, 40)], None, "Alice and Bob shared the win with 60 points.", ""),
         ([(1, 71), (2, 40), (2, 40)], 2, "You came 2nd (shared) of 3 with 40 points.", "Alice"),
+        ([(1, 1), (2, 0), (3, 0)], 0, "You won with 1 point.", ""),
+        ([(1, 1), (2, 0), (3, 0)], None, "Alice won with 1 point.", ""),
+        ([(1, 9), (2, 1), (3, 0)], 1, "You came 2nd of 3 with 1 point.", "Alice won with 9 points"),
+        ([(1, 9), (2, 1), (2, 1)], 2, "You came 2nd (shared) of 3 with 1 point.", "Alice"),
+        ([(1, 1), (1, 1), (3, 0)], 0, "You shared the win with Bob, with 1 point.", ""),
+        ([(1, 1), (1, 1), (3, 0)], None, "Alice and Bob shared the win with 1 point.", ""),
+        ([(1, 9), (2, 0), (2, 0)], 1, "You came 2nd (shared) of 3 with 0 points.", "Alice"),
     ],
 )
 def test_the_banner_says_how_it_went_for_the_viewer(rows, seat, headline, winners):
@@ -58,23 +70,23 @@ def test_each_player_and_a_watcher_see_the_result_instead_of_the_factories(
         banner = banner_of(content)
         shared = sum(1 for s in game.seat_list if s.place == seat.place) > 1
         if seat.place == 1 and not shared:
-            assert f"Game over: You won with {seat.final_score} points." in banner
+            assert f"Game over: You won with {points(seat.final_score)}." in banner
         elif seat.place == 1:
             assert "You shared the win with" in banner
         else:
             place = ORDINAL[seat.place] + (" (shared)" if shared else "")
-            assert f"You came {place} of 3 with {seat.final_score} points." in banner
+            assert f"You came {place} of 3 with {points(seat.final_score)}." in banner
         # No factories or center left on the table, and the standings in their place.
         assert 'class="factories"' not in content
         assert 'aria-label="Center of the table"' not in content
         for other in game.seat_list:
-            unit = "point" if other.final_score == 1 else "points"  # the deals are random
-            assert re.search(rf"{other.user.username}: {other.final_score} {unit}\b", banner)
+            # the deals are random: a player may finish on exactly 1 point
+            assert re.search(rf"{other.user.username}: {points(other.final_score)}\b", banner)
 
     dave = make_user("dave")
     banner = banner_of(client_for(dave).get(board_url(game)).content.decode())
     if sum(1 for s in game.seat_list if s.place == 1) == 1:
-        assert f"{winner.user.username} won with {winner.final_score} points." in banner
+        assert f"{winner.user.username} won with {points(winner.final_score)}." in banner
     assert "You " not in banner
 
 
@@ -97,3 +109,11 @@ def test_the_rematch_sits_in_the_banner_and_a_game_in_play_keeps_its_actions_bel
     assert content.count('id="rematch-button"') == 1
     # A watcher has no rematch to ask for.
     assert "rematch-button" not in client_for(carol).get(board_url(game)).content.decode()
+
+
+@pytest.mark.parametrize("score", [1, 71])
+def test_the_banner_is_translated_for_every_score(score):
+    """Korean has one form for every count: the singular and the plural both find it."""
+    with translation.override("ko"):
+        banner = game_over_banner(standings((1, score), (2, 0)), NAMES, 0)
+    assert banner["headline"] == f"{score}점으로 이겼습니다."

@@ -81,10 +81,11 @@ def test_round_summary_then_game_over_banner(browser, live_server, alice, artifa
     assert page.locator("#rematch-button").is_visible()
     seat = next(s for s in game.seat_list if s.user_id == alice.pk)
     headline = banner.locator("h2").text_content()
+    score = f"{seat.final_score} point" + ("" if seat.final_score == 1 else "s")
     if seat.place == 1:
-        assert f"You won with {seat.final_score} points." in headline or "shared" in headline
+        assert f"You won with {score}." in headline or "shared" in headline
     else:
-        assert f"You came 2nd of 2 with {seat.final_score} points." in headline
+        assert f"You came 2nd of 2 with {score}." in headline
     # The table's empty factories are gone; the last round's bonuses are in the panel.
     assert page.locator(".factories, .game-table").count() == 0
     assert page.locator(".round-summary h3").text_content() == "End-of-game bonuses"
