@@ -184,7 +184,10 @@ def _task(args: tuple) -> GameResult:
 
 def parse_weights(text: str) -> Weights:
     """``Weights`` from ``"name=value,..."`` (the others keep their defaults)."""
-    known = {f.name: type(getattr(DEFAULT, f.name)) for f in dataclasses.fields(Weights)}
+    known = {
+        f.name: float if getattr(DEFAULT, f.name) is None else type(getattr(DEFAULT, f.name))
+        for f in dataclasses.fields(Weights)
+    }
     changes: dict[str, float | int] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = part.partition("=")

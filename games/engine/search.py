@@ -85,6 +85,9 @@ class Weights:
     tiles (0: never)."""
     own_weight: float = 1.0
     """Share of a player's own worth added to its reward (worth minus the best opponent's)."""
+    rival_own_weight: float | None = None
+    """``own_weight`` of the searcher's opponents as it models them (None: the same as its
+    own); 0 models them as playing for the difference alone."""
     win_bonus: float = 25.0
     """Reward for winning a game that ends in the rollout (on top of the score difference):
     large enough that in the last round no gain in points outweighs the win."""
@@ -190,7 +193,7 @@ def _worths(state: State, rounds: int, weights: Weights) -> list[float]:
     return worths
 
 
-def _rewards(state: State, rounds: int, weights: Weights) -> list[float]:
+def _rewards(state: State, rounds: int, weights: Weights, searcher: int = -1) -> list[float]:
     worths = _worths(state, rounds, weights)
     over = state.phase == "over"
     if over:  # equal scores: the most complete rows wins (rulebook), worth a fraction of a point
@@ -203,7 +206,10 @@ def _rewards(state: State, rounds: int, weights: Weights) -> list[float]:
             lead = keys[p] - max(k for q, k in enumerate(keys) if q != p)
             if lead:
                 reward += weights.win_bonus if lead > 0 else -weights.win_bonus
-        rewards.append(reward + weights.own_weight * mine)
+        share = weights.own_weight
+        if p != searcher and searcher >= 0 and weights.rival_own_weight is not None:
+            share = weights.rival_own_weight
+        rewards.append(reward + share * mine)
     return rewards
 
 
@@ -582,7 +588,7 @@ def _iterate(know: _Knowledge, root_state: State, root: _Node, rng, extend: bool
         _apply_deal(state, [_tally(f) for f in _draw(state, rng)])
         _play_round(know, state, rng)
         rounds = max(0, rounds - 1)
-    rewards = _rewards(state, rounds, know.weights)
+    rewards = _rewards(state, rounds, know.weights, root.player)
     for node, i in path:
         node.visits += 1
         node.counts[i] += 1

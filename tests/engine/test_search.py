@@ -197,3 +197,17 @@ def test_a_tie_on_points_is_won_by_the_most_complete_rows():
     state.boards[1].score = 31
     rewards = _rewards(state, 0, DEFAULT)
     assert rewards[1] - rewards[0] == pytest.approx(2 + 2 * DEFAULT.win_bonus + DEFAULT.own_weight)
+
+
+def test_the_searcher_can_model_its_opponents_as_playing_for_the_difference_alone():
+    state = new_game(2)
+    state.phase = "over"
+    state.boards = [_board([(0, 0)], score=40), _board([(1, 0)], score=30)]
+    weights = Weights(own_weight=1.0, rival_own_weight=0.0)
+    mine, theirs = _rewards(state, 0, weights, searcher=0)
+    assert mine == pytest.approx(10 + weights.win_bonus + 40)
+    assert theirs == pytest.approx(-10 - weights.win_bonus)  # no share of its own 30 points
+    # seen from the other seat the roles swap; without a searcher everyone keeps own_weight
+    assert _rewards(state, 0, weights, searcher=1)[0] == pytest.approx(10 + weights.win_bonus)
+    assert _rewards(state, 0, weights)[1] == pytest.approx(-10 - weights.win_bonus + 30)
+    assert parse_weights("rival_own_weight=0").rival_own_weight == 0.0
