@@ -10,7 +10,7 @@ widening opens the moves of a node in that order as it gets visits (``widen_base
 sqrt(visits)`` of them). Below the tree a rollout plays the round out with one cheap policy for
 *every* player: the best immediate worth plus uniform noise (nobody is assumed greedy: the tree
 decides the searcher's and the opponents' moves alike, each maximising its own reward). Once
-the round's tiling is done the rollout may go on through a sampled deal of the next round
+the round's tiling is done the rollout goes on through a sampled deal of the next round
 (determinisation: the bag's counts are public, the draw is random) when the tree started late in
 a round (``extend_below`` tiles or fewer on offer), so that what a player leaves itself
 for the next round (pattern lines, the first-player marker) is played out, not only guessed.
@@ -80,9 +80,9 @@ class Weights:
     """Pattern lines kept per (source, colour) in the tree (the best by immediate worth)."""
     noise: float = 3.0
     """Rollout policy: uniform noise added to each take's immediate worth."""
-    extend_below: int = 0
+    extend_below: int = 12
     """Rollouts go on through a sampled next round when the root offers at most this many
-    tiles (0: never)."""
+    tiles (0: never); 12 is about the second half of a 2-player round (see BOTS.md)."""
     own_weight: float = 1.0
     """Share of a player's own worth added to its reward (worth minus the best opponent's)."""
     rival_own_weight: float | None = None

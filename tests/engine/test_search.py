@@ -211,3 +211,35 @@ def test_the_searcher_can_model_its_opponents_as_playing_for_the_difference_alon
     assert _rewards(state, 0, weights, searcher=1)[0] == pytest.approx(10 + weights.win_bonus)
     assert _rewards(state, 0, weights)[1] == pytest.approx(-10 - weights.win_bonus + 30)
     assert parse_weights("rival_own_weight=0").rival_own_weight == 0.0
+
+
+def late_in_a_round(seed: int):
+    """A 2-player position with 12 tiles or fewer on offer, the game not in its last round."""
+    for steps in range(1, 60):
+        state = random_position(seed, 2, "colored", steps)
+        offered = sum(state.center) + sum(map(sum, state.factories))
+        if state.phase == "take" and offered <= 12 and len(legal_moves(state, state.current)) > 2:
+            return state
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_late_in_a_round_the_rollouts_play_a_sampled_next_round_and_leave_the_state_alone(seed):
+    state = late_in_a_round(seed)
+    before = state.copy()
+    values = {}
+    for extend_below in (0, 12):
+        stats = SearchStats()
+        move = search(
+            state,
+            state.current,
+            random.Random(1),
+            iterations=300,
+            stats=stats,
+            weights=Weights(extend_below=extend_below),
+        )
+        assert move in legal_moves(state, state.current)
+        values[extend_below] = stats.values
+    # the sampled deals come from the bag's public counts; the position searched is untouched
+    assert state == before and state.bag == before.bag
+    assert values[0] != values[12]  # the rewards now include the next round's points
