@@ -198,6 +198,8 @@ def _rewards(state: State, rounds: int, weights: Weights, searcher: int = -1) ->
     over = state.phase == "over"
     if over:  # equal scores: the most complete rows wins (rulebook), worth a fraction of a point
         keys = [w + 0.01 * b.complete_rows() for w, b in zip(worths, state.boards, strict=True)]
+    own = weights.own_weight
+    rival = own if weights.rival_own_weight is None else weights.rival_own_weight
     rewards = []
     for p, mine in enumerate(worths):
         best_other = max(w for q, w in enumerate(worths) if q != p)
@@ -206,9 +208,7 @@ def _rewards(state: State, rounds: int, weights: Weights, searcher: int = -1) ->
             lead = keys[p] - max(k for q, k in enumerate(keys) if q != p)
             if lead:
                 reward += weights.win_bonus if lead > 0 else -weights.win_bonus
-        share = weights.own_weight
-        if p != searcher and searcher >= 0 and weights.rival_own_weight is not None:
-            share = weights.rival_own_weight
+        share = own if p == searcher or searcher < 0 else rival
         rewards.append(reward + share * mine)
     return rewards
 
