@@ -83,8 +83,9 @@ class Weights:
     extend_below: int = 12
     """Rollouts go on through a sampled next round when the root offers at most this many
     tiles (0: never); 12 is about the second half of a 2-player round (see BOTS.md)."""
-    own_weight: float = 1.0
-    """Share of a player's own worth added to its reward (worth minus the best opponent's)."""
+    own_weight: float = 1.5
+    """Share of a player's own worth added to its reward (worth minus the best opponent's):
+    above 1 so that two searchers build rather than starve each other (see BOTS.md)."""
     rival_own_weight: float | None = None
     """``own_weight`` of the searcher's opponents as it models them (None: the same as its
     own); 0 models them as playing for the difference alone."""
