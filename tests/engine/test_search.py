@@ -214,7 +214,7 @@ def test_the_searcher_can_model_its_opponents_as_playing_for_the_difference_alon
 
 
 def late_in_a_round(seed: int):
-    """A 2-player position with 12 tiles or fewer on offer, the game not in its last round."""
+    """A 2-player position of the offer with 12 tiles or fewer left and more than two moves."""
     for steps in range(1, 60):
         state = random_position(seed, 2, "colored", steps)
         offered = sum(state.center) + sum(map(sum, state.factories))
