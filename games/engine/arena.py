@@ -20,6 +20,11 @@ time-limited players (``strong``, ``master``, ``uct``; ``medium`` runs its fixed
 without it each level thinks for its own default (strong 1 s, master 4 s, uct 1 s);
 ``--iterations`` gives them a fixed number of search iterations instead, so that a run is
 reproducible whatever the machine's load.
+
+One seat's thinking can be set apart from the others' with a suffix: ``strong@4000`` searches
+4,000 iterations a move, ``strong@4s`` four seconds, whatever ``--budget`` or ``--iterations``
+says. ``strong@1000 strong@4000`` measures what four times the search is worth, on the same
+deals, without the machine's load in the result.
 """
 
 from __future__ import annotations
@@ -65,6 +70,32 @@ class GameResult:
     rounds: int
 
 
+def parse_bot(name: str) -> tuple[str, float | None, int | None]:
+    """(level, budget, iterations) of an arena player ``LEVEL``, ``LEVEL@ITERATIONS`` or
+    ``LEVEL@SECONDSs``; budget and iterations are None where the name does not set them."""
+    level, at, thinking = name.partition("@")
+    if level not in BOTS:
+        raise ValueError(f"{name!r}: unknown player, expected one of {', '.join(BOTS)}")
+    if not at:
+        return level, None, None
+    if level not in TIMED and level != "medium":
+        raise ValueError(f"{name!r}: {level} does not search, it takes no @ budget")
+    try:
+        if thinking.endswith("s"):
+            seconds = float(thinking[:-1])
+            if not 0 < seconds <= 600:
+                raise ValueError
+            return level, seconds, None
+        count = int(thinking)
+        if count < 1:
+            raise ValueError
+        return level, None, count
+    except ValueError:
+        raise ValueError(
+            f"{name!r}: expected {level}@ITERATIONS (a whole number above 0) or {level}@SECONDSs"
+        ) from None
+
+
 def bot_move(
     bot: str,
     state,
@@ -75,8 +106,12 @@ def bot_move(
     iterations: int | None,
     weights: Weights = DEFAULT,
 ) -> tuple:
-    """(move, stats) of arena player ``bot``; ``budget`` None: the level's own (``uct``: 1 s).
-    ``weights`` replaces the search weights of ``medium``, ``strong`` and ``master``."""
+    """(move, stats) of arena player ``bot`` (see :func:`parse_bot`); ``budget`` None: the
+    level's own (``uct``: 1 s). ``weights`` replaces the search weights of ``medium``,
+    ``strong`` and ``master``."""
+    bot, seat_budget, seat_iterations = parse_bot(bot)
+    if seat_budget is not None or seat_iterations is not None:
+        budget, iterations = seat_budget, seat_iterations
     if budget is None:
         budget = LEVELS[bot].budget if bot in LEVELS else 1.0
     if bot in YARDSTICKS:
@@ -94,7 +129,7 @@ def bot_move(
         stats.seconds = time.perf_counter() - start
         stats.cpu_seconds = time.process_time() - cpu
         return move, stats
-    if bot in TIMED:
+    if bot in TIMED or seat_budget is not None or seat_iterations is not None:
         if iterations is not None:  # fixed work only: the run must not depend on the load
             budget = None
         return choose_move_with_stats(
@@ -262,7 +297,7 @@ def _line(name: str, t: Tally) -> str:
     avg_move = t.seconds / t.moves if t.moves else 0.0
     speed = f" rollouts/s {t.rollouts / t.search_seconds:7.0f}" if t.search_seconds > 0 else ""
     return (
-        f"  {name:<8} seats {t.games:4d}  W {t.wins:4d} T {t.ties:3d} L {t.losses:4d}"
+        f"  {name:<11} seats {t.games:4d}  W {t.wins:4d} T {t.ties:3d} L {t.losses:4d}"
         f"  win rate {100 * rate:5.1f}% [{100 * low:5.1f}, {100 * high:5.1f}]"
         f"  avg score {t.score / max(1, t.games):5.1f}"
         f"  move avg {avg_move * 1000:6.1f} ms max {t.max_seconds * 1000:7.1f} ms"
@@ -321,7 +356,12 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("players_", nargs="*", metavar="BOT", help=f"players: {', '.join(BOTS)}")
+    parser.add_argument(
+        "players_",
+        nargs="*",
+        metavar="BOT",
+        help=f"players: {', '.join(BOTS)}; LEVEL@N or LEVEL@Ts: N iterations or T s a move",
+    )
     parser.add_argument("--bots", help="the same as BOT..., comma-separated")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--games", type=int, default=200)
@@ -354,8 +394,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.bots:
         names += args.bots.split(",")
     bots = [b.strip() for b in names if b.strip()] or ["strong", "greedy"]
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown or len(bots) > args.players:
+    for name in bots:
+        try:
+            parse_bot(name)
+        except ValueError as error:
+            parser.error(str(error))
+    if len(bots) > args.players:
         parser.error(f"bots: 1-{args.players} of {', '.join(BOTS)}; got {bots!r}")
     tasks = [
         (seating, args.variant, deal_seed, args.budget, game, args.iterations, weights)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from games.engine import deal, legal_moves, new_game, play
 from games.engine.arena import main as arena_main
-from games.engine.arena import parse_weights, wilson
+from games.engine.arena import parse_bot, parse_weights, play_game, wilson
 from games.engine.bots import choose_move, choose_move_with_stats
 from games.engine.search import (
     DEFAULT,
@@ -183,6 +183,37 @@ def test_the_arena_plays_the_search_with_other_weights_for_tuning(capsys):
 def test_the_arena_refuses_unknown_or_malformed_weights(capsys, text, message):
     with pytest.raises(SystemExit) as exit_info:
         arena_main(["strong", "greedy", "--games", "2", "--weights", text])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_one_seat_of_the_arena_can_think_apart_from_the_others(capsys):
+    assert parse_bot("strong") == ("strong", None, None)
+    assert parse_bot("strong@4000") == ("strong", None, 4000)
+    assert parse_bot("master@2.5s") == ("master", 2.5, None)
+    game = play_game(["medium@10", "medium@60"], variant="colored", deal_seed=5, budget=None)
+    few, many = game.seats
+    assert (few.bot, many.bot) == ("medium@10", "medium@60")
+    # a move with a single legal take is not searched, so the counts are not exactly 10 and 60
+    assert 0 < few.rollouts <= 10 * few.moves < many.rollouts <= 60 * many.moves
+    arena_main(["medium@10", "medium@60", "--games", "2", "--quiet", "--seed", "5"])
+    assert "medium@60 " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("deep", "unknown player"),
+        ("greedy@100", "greedy does not search"),
+        ("strong@", "expected strong@ITERATIONS"),
+        ("strong@0", "expected strong@ITERATIONS"),
+        ("strong@-2s", "expected strong@ITERATIONS"),
+        ("uct@lots", "expected uct@ITERATIONS"),
+    ],
+)
+def test_the_arena_refuses_a_malformed_player(capsys, name, message):
+    with pytest.raises(SystemExit) as exit_info:
+        arena_main([name, "greedy", "--games", "2"])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
 
