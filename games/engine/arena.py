@@ -21,10 +21,11 @@ without it each level thinks for its own default (strong 1 s, master 4 s, uct 1 
 ``--iterations`` gives them a fixed number of search iterations instead, so that a run is
 reproducible whatever the machine's load.
 
-One seat's thinking can be set apart from the others' with a suffix: ``strong@4000`` searches
+One seat's thinking can be set apart from the others' (:class:`Seat`): ``strong@4000`` searches
 4,000 iterations a move, ``strong@4s`` four seconds, whatever ``--budget`` or ``--iterations``
-says. ``strong@1000 strong@4000`` measures what four times the search is worth, on the same
-deals, without the machine's load in the result.
+says, and ``strong:c_uct=10:max_lines=2`` changes that seat's search weights. ``strong@1000
+strong@4000`` measures what four times the search is worth, on the same deals, without the
+machine's load in the result.
 """
 
 from __future__ import annotations
@@ -70,26 +71,49 @@ class GameResult:
     rounds: int
 
 
-def parse_bot(name: str) -> tuple[str, float | None, int | None]:
-    """(level, budget, iterations) of an arena player ``LEVEL``, ``LEVEL@ITERATIONS`` or
-    ``LEVEL@SECONDSs``; budget and iterations are None where the name does not set them."""
-    level, at, thinking = name.partition("@")
+@dataclass(frozen=True)
+class Seat:
+    """An arena player as named on the command line: ``LEVEL[@THINKING][:NAME=VALUE...]``.
+
+    ``@4000`` searches 4,000 iterations a move, ``@4s`` four seconds (either overrides
+    ``--budget`` and ``--iterations`` for this seat); each ``:NAME=VALUE`` changes one of the
+    seat's search weights on top of ``--weights``."""
+
+    level: str
+    budget: float | None = None
+    iterations: int | None = None
+    weights: str = ""
+
+    @property
+    def searches(self) -> bool:
+        return self.level in TIMED or self.level == "medium"
+
+
+def parse_bot(name: str) -> Seat:
+    """The :class:`Seat` named ``name``; ValueError with what is wrong if it is malformed."""
+    head, *changes = name.split(":")
+    level, at, thinking = head.partition("@")
     if level not in BOTS:
         raise ValueError(f"{name!r}: unknown player, expected one of {', '.join(BOTS)}")
+    seat = Seat(level, weights=",".join(changes))
+    if (at or changes) and not seat.searches:
+        raise ValueError(f"{name!r}: {level} does not search, it takes no @ budget or weights")
+    if changes:
+        if level in YARDSTICKS:
+            raise ValueError(f"{name!r}: {level} has no search weights")
+        parse_weights(seat.weights)  # raises with the bad part named
     if not at:
-        return level, None, None
-    if level not in TIMED and level != "medium":
-        raise ValueError(f"{name!r}: {level} does not search, it takes no @ budget")
+        return seat
     try:
         if thinking.endswith("s"):
             seconds = float(thinking[:-1])
             if not 0 < seconds <= 600:
                 raise ValueError
-            return level, seconds, None
+            return dataclasses.replace(seat, budget=seconds)
         count = int(thinking)
         if count < 1:
             raise ValueError
-        return level, None, count
+        return dataclasses.replace(seat, iterations=count)
     except ValueError:
         raise ValueError(
             f"{name!r}: expected {level}@ITERATIONS (a whole number above 0) or {level}@SECONDSs"
@@ -109,9 +133,12 @@ def bot_move(
     """(move, stats) of arena player ``bot`` (see :func:`parse_bot`); ``budget`` None: the
     level's own (``uct``: 1 s). ``weights`` replaces the search weights of ``medium``,
     ``strong`` and ``master``."""
-    bot, seat_budget, seat_iterations = parse_bot(bot)
-    if seat_budget is not None or seat_iterations is not None:
-        budget, iterations = seat_budget, seat_iterations
+    seat = parse_bot(bot)
+    bot = seat.level
+    if seat.budget is not None or seat.iterations is not None:
+        budget, iterations = seat.budget, seat.iterations
+    if seat.weights:
+        weights = parse_weights(seat.weights, weights)
     if budget is None:
         budget = LEVELS[bot].budget if bot in LEVELS else 1.0
     if bot in YARDSTICKS:
@@ -129,7 +156,7 @@ def bot_move(
         stats.seconds = time.perf_counter() - start
         stats.cpu_seconds = time.process_time() - cpu
         return move, stats
-    if bot in TIMED or seat_budget is not None or seat_iterations is not None:
+    if bot in TIMED or seat.budget is not None or seat.iterations is not None:
         if iterations is not None:  # fixed work only: the run must not depend on the load
             budget = None
         return choose_move_with_stats(
@@ -217,8 +244,8 @@ def _task(args: tuple) -> GameResult:
     )
 
 
-def parse_weights(text: str) -> Weights:
-    """``Weights`` from ``"name=value,..."`` (the others keep their defaults)."""
+def parse_weights(text: str, base: Weights = DEFAULT) -> Weights:
+    """``base`` with the changes of ``"name=value,..."`` (the others keep their values)."""
     known = {
         f.name: float if getattr(DEFAULT, f.name) is None else type(getattr(DEFAULT, f.name))
         for f in dataclasses.fields(Weights)
@@ -233,7 +260,7 @@ def parse_weights(text: str) -> Weights:
             changes[name] = known[name](value)
         except ValueError:
             raise ValueError(f"{part!r}: {name} takes a {known[name].__name__}") from None
-    return Weights(**changes)
+    return dataclasses.replace(base, **changes)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -360,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         "players_",
         nargs="*",
         metavar="BOT",
-        help=f"players: {', '.join(BOTS)}; LEVEL@N or LEVEL@Ts: N iterations or T s a move",
+        help=f"players: {', '.join(BOTS)}; LEVEL@N, LEVEL@Ts, LEVEL:NAME=VALUE (see above)",
     )
     parser.add_argument("--bots", help="the same as BOT..., comma-separated")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import deal, legal_moves, new_game, play
+from games.engine.arena import Seat, bot_move, parse_bot, parse_weights, play_game, wilson
 from games.engine.arena import main as arena_main
-from games.engine.arena import parse_bot, parse_weights, play_game, wilson
 from games.engine.bots import choose_move, choose_move_with_stats
 from games.engine.search import (
     DEFAULT,
@@ -188,9 +188,11 @@ def test_the_arena_refuses_unknown_or_malformed_weights(capsys, text, message):
 
 
 def test_one_seat_of_the_arena_can_think_apart_from_the_others(capsys):
-    assert parse_bot("strong") == ("strong", None, None)
-    assert parse_bot("strong@4000") == ("strong", None, 4000)
-    assert parse_bot("master@2.5s") == ("master", 2.5, None)
+    assert parse_bot("strong") == Seat("strong")
+    assert parse_bot("strong@4000") == Seat("strong", iterations=4000)
+    assert parse_bot("master@2.5s:c_uct=10:max_lines=2") == Seat(
+        "master", 2.5, None, "c_uct=10,max_lines=2"
+    )
     game = play_game(["medium@10", "medium@60"], variant="colored", deal_seed=5, budget=None)
     few, many = game.seats
     assert (few.bot, many.bot) == ("medium@10", "medium@60")
@@ -200,11 +202,35 @@ def test_one_seat_of_the_arena_can_think_apart_from_the_others(capsys):
     assert "medium@60 " in capsys.readouterr().out
 
 
+def test_a_seat_plays_with_its_own_search_weights():
+    changed = Weights(max_lines=1, noise=0.0)
+    differs = False
+    for seed in range(6):
+        state = random_position(seed, 2, "colored", 3)
+        if state.phase != "take":
+            continue
+        player = state.to_move[0]
+        seat_move, _ = bot_move(
+            "strong@60:max_lines=1:noise=0", state, player, seed=seed, budget=9.0, iterations=None
+        )
+        direct, _ = choose_move_with_stats(
+            state, player, "strong", seed=seed, iterations=60, weights=changed
+        )
+        assert seat_move == direct
+        plain, _ = bot_move("strong@60", state, player, seed=seed, budget=None, iterations=None)
+        differs |= plain != seat_move
+    assert differs, "the changed weights never changed a move: the test shows nothing"
+
+
 @pytest.mark.parametrize(
     "name, message",
     [
         ("deep", "unknown player"),
         ("greedy@100", "greedy does not search"),
+        ("random:noise=1", "random does not search"),
+        ("uct:c_uct=1", "uct has no search weights"),
+        ("strong:depth=3", "'depth=3': expected name=value"),
+        ("strong@4s:noise", "'noise': expected name=value"),
         ("strong@", "expected strong@ITERATIONS"),
         ("strong@0", "expected strong@ITERATIONS"),
         ("strong@-2s", "expected strong@ITERATIONS"),
