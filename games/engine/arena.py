@@ -128,17 +128,17 @@ def bot_move(
     seed: int,
     budget: float | None,
     iterations: int | None,
-    weights: Weights = DEFAULT,
+    weights: str = "",
 ) -> tuple:
     """(move, stats) of arena player ``bot`` (see :func:`parse_bot`); ``budget`` None: the
-    level's own (``uct``: 1 s). ``weights`` replaces the search weights of ``medium``,
-    ``strong`` and ``master``."""
+    level's own (``uct``: 1 s). ``weights`` (``"name=value,..."``) changes the search weights
+    of ``medium``, ``strong`` and ``master``, on top of their level's own."""
     seat = parse_bot(bot)
     bot = seat.level
     if seat.budget is not None or seat.iterations is not None:
         budget, iterations = seat.budget, seat.iterations
-    if seat.weights:
-        weights = parse_weights(seat.weights, weights)
+    changes = ",".join(filter(None, (weights, seat.weights)))
+    level_weights = parse_weights(changes, LEVELS[bot].weights) if bot in LEVELS else DEFAULT
     if budget is None:
         budget = LEVELS[bot].budget if bot in LEVELS else 1.0
     if bot in YARDSTICKS:
@@ -160,9 +160,15 @@ def bot_move(
         if iterations is not None:  # fixed work only: the run must not depend on the load
             budget = None
         return choose_move_with_stats(
-            state, player, bot, seed=seed, budget=budget, iterations=iterations, weights=weights
+            state,
+            player,
+            bot,
+            seed=seed,
+            budget=budget,
+            iterations=iterations,
+            weights=level_weights,
         )
-    return choose_move_with_stats(state, player, bot, seed=seed, weights=weights)
+    return choose_move_with_stats(state, player, bot, seed=seed, weights=level_weights)
 
 
 def play_game(
@@ -173,9 +179,10 @@ def play_game(
     budget: float | None,
     game: int = 0,
     iterations: int | None = None,
-    weights: Weights = DEFAULT,
+    weights: str = "",
 ) -> GameResult:
-    """One game, seat ``i`` played by ``bots[i]``; deals come from ``deal_seed``."""
+    """One game, seat ``i`` played by ``bots[i]`` (see :func:`parse_bot`); deals come from
+    ``deal_seed``; ``weights`` as in :func:`bot_move`."""
     players = len(bots)
     state = new_game(players, variant)
     deal_rng = random.Random(deal_seed)
@@ -409,7 +416,8 @@ def main(argv: list[str] | None = None) -> int:
         "--weights",
         default="",
         metavar="NAME=VALUE,...",
-        help="search weights of medium, strong and master (search.Weights), for tuning",
+        help="search weights of medium, strong and master (search.Weights), for tuning: changes"
+        " on top of each level's own",
     )
     args = parser.parse_args(argv)
     try:
@@ -429,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(bots) > args.players:
         parser.error(f"bots: 1-{args.players} of {', '.join(BOTS)}; got {bots!r}")
     tasks = [
-        (seating, args.variant, deal_seed, args.budget, game, args.iterations, weights)
+        (seating, args.variant, deal_seed, args.budget, game, args.iterations, args.weights)
         for seating, deal_seed, game in schedule(bots, args.players, args.games, args.seed)
     ]
     if args.iterations:

@@ -55,13 +55,15 @@ __all__ = [
 @dataclass(frozen=True)
 class Level:
     """A bot level as players see it: its name, a title and a one-paragraph description, and
-    its default search budget: ``iterations`` (fixed, deterministic) or ``budget`` (seconds)."""
+    its default search budget: ``iterations`` (fixed, deterministic) or ``budget`` (seconds),
+    and its search's ``weights``."""
 
     name: str
     title: str
     description: str
     iterations: int | None = None
     budget: float | None = None
+    weights: Weights = DEFAULT
 
     @property
     def searches(self) -> bool:
@@ -112,9 +114,16 @@ LEVELS: dict[str, Level] = {
             "master",
             "Master",
             "The strong player given four times as long to think (about four seconds per"
-            " move): the same search, looking deeper into the round and checking its plans"
-            " more often. For players who beat the strong level and want a harder game.",
+            " move), which it spends playing every simulated continuation on through a"
+            " possible next round, from the first move of a round to the last: it weighs what"
+            " each move leaves itself and its opponents for the round after. For players who"
+            " beat the strong level and want a harder game.",
             budget=4.0,
+            # Four times the iterations alone gain nothing (strong@4000 against strong@16000
+            # is even); the extension into the next round, which strong can afford only late in
+            # a round, is what the extra time buys (BOTS.md, "Master"). 100: from any
+            # position (a 4-player round offers 36 tiles).
+            weights=Weights(extend_below=100),
         ),
     )
 }
@@ -164,12 +173,12 @@ def choose_move_with_stats(
     seed: int = 0,
     budget: float | None = None,
     iterations: int | None = None,
-    weights: Weights = DEFAULT,
+    weights: Weights | None = None,
 ) -> tuple[Move, SearchStats]:
     """:func:`choose_move` and a :class:`~games.engine.search.SearchStats`: search iterations
     (rollouts), seconds, CPU seconds, the budget used, and the root moves the search tried with
     their mean reward (points for the mover, against the best opponent) and visits. ``weights``
-    (for tuning) replaces the search's weights."""
+    (for tuning) replaces the level's search weights."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: choose from {', '.join(LEVELS)}")
     start = time.perf_counter()
@@ -203,7 +212,7 @@ def choose_move_with_stats(
             iterations=iterations,
             deadline=deadline,
             stats=stats,
-            weights=weights,
+            weights=spec.weights if weights is None else weights,
         )
     stats.move = move
     stats.seconds = time.perf_counter() - start

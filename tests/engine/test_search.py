@@ -4,6 +4,7 @@ deadlines, determinism, the stats it reports, and what its evaluation values."""
 import gc
 import random
 import time
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from games.engine import deal, legal_moves, new_game, play
 from games.engine.arena import Seat, bot_move, parse_bot, parse_weights, play_game, wilson
 from games.engine.arena import main as arena_main
-from games.engine.bots import choose_move, choose_move_with_stats
+from games.engine.bots import LEVELS, choose_move, choose_move_with_stats
 from games.engine.search import (
     DEFAULT,
     SearchStats,
@@ -300,3 +301,29 @@ def test_late_in_a_round_the_rollouts_play_a_sampled_next_round_and_leave_the_st
     # the sampled deals come from the bag's public counts; the position searched is untouched
     assert state == before and state.bag == before.bag
     assert values[0] != values[12]  # the rewards now include the next round's points
+
+
+def test_master_plays_every_rollout_on_through_a_next_round_and_the_arena_tunes_on_top():
+    """From a round's first move, where strong's rollouts stop at the round's end, master's
+    go on (its level's weights); the arena's --weights change them, never replace them."""
+    master = LEVELS["master"].weights
+    assert master.extend_below >= 36 > DEFAULT.extend_below  # 36: a 4-player round's tiles
+    differs = False
+    for seed in range(4):
+        state = deal(new_game(2), rng=random.Random(seed))
+        player = state.current
+        as_master, _ = choose_move_with_stats(state, player, "master", seed=seed, iterations=80)
+        extended, _ = choose_move_with_stats(
+            state, player, "strong", seed=seed, iterations=80, weights=master
+        )
+        assert as_master == extended
+        plain, _ = choose_move_with_stats(state, player, "strong", seed=seed, iterations=80)
+        differs |= plain != as_master
+        tuned, _ = bot_move(
+            "master@80", state, player, seed=seed, budget=None, iterations=None, weights="noise=0"
+        )
+        direct, _ = choose_move_with_stats(
+            state, player, "strong", seed=seed, iterations=80, weights=replace(master, noise=0.0)
+        )
+        assert tuned == direct
+    assert differs, "master never moved otherwise than strong: the test shows nothing"
