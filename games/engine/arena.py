@@ -86,7 +86,7 @@ class Seat:
 
     @property
     def searches(self) -> bool:
-        return self.level in TIMED or self.level == "medium"
+        return self.level in YARDSTICKS or LEVELS[self.level].searches
 
 
 def parse_bot(name: str) -> Seat:

@@ -12,11 +12,13 @@ information (the factories are face up); the bag holds public counts, so the sea
 the next round's deal from it (never a real future deal, which does not exist yet).
 
 ``medium``, ``strong`` and ``master`` are one Monte Carlo tree search (:mod:`.search`) with
-different budgets. A budget is either a number of ``iterations`` (deterministic for a ``seed``:
-the same move every time) or ``budget`` seconds of wall clock (the search uses the whole of it,
-less a safety margin, so the move may then depend on the machine's speed). ``medium`` runs a
-fixed number of iterations; ``strong`` and ``master`` think for a time (1 and 4 seconds by
-default). :func:`choose_move_with_stats` also returns what the search did.
+different budgets and their level's weights (``master``'s rollouts all go on through a sampled
+next round: :attr:`Level.weights`). A budget is either a number of ``iterations``
+(deterministic for a ``seed``: the same move every time) or ``budget`` seconds of wall clock
+(the search uses the whole of it, less a safety margin, so the move may then depend on the
+machine's speed). ``medium`` runs a fixed number of iterations; ``strong`` and ``master`` think
+for a time (1 and 4 seconds by default). :func:`choose_move_with_stats` also returns what the
+search did.
 
 This module uses the engine's in-place helpers on its own copies of the state and never changes
 the state it is given.
