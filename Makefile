@@ -58,7 +58,7 @@ fmt: venv
 	$(BIN)/ruff format .
 
 bench: venv  ## Rules-engine benchmark
-	$(BIN)/python -m games.engine.bench
+	$(BIN)/python -m tools.bench
 
 bench-web: venv  ## Web-layer benchmark
 	$(BIN)/python scripts/bench_web.py

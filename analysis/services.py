@@ -5,7 +5,7 @@ workers that play live games' computer moves do not take), and kept: every later
 any player of the game, reads the stored result.
 
 For each move a person made (computer seats' moves are not judged), the position before it is
-given to the computer's search (`games.engine.judge.judge_position`) with a fixed time; the move's
+given to the computer's search (`azul.ai.judge.judge_position`) with a fixed time; the move's
 *loss* is how many points worse than the best move found the search valued it. The time per
 position is the game's budget shared among its positions, within a floor and a ceiling, so a
 long game costs a bounded time.
@@ -23,10 +23,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import azul
 from analysis.models import Analysis
+from azul.ai.judge import judge_position
 from azul_site.celery import send
-from games import engine, follow_ups
-from games.engine.judge import judge_position
+from games import follow_ups
 from games.errors import GameNotFound, InvalidAction
 from games.models import Game, LogEntry, Seat
 from games.selectors import game_pk
@@ -75,23 +76,23 @@ def analysis_request(*, game_id: Any, user: AbstractBaseUser) -> Analysis:
 
 def _positions(
     game: Game, entries: list[dict[str, Any]]
-) -> list[tuple[int, engine.State, dict[str, Any]]]:
+) -> list[tuple[int, azul.State, dict[str, Any]]]:
     """(ply, state before, entry) for each move a person made with a choice, in log order."""
     people = {
         seat.position for seat in game.seats.all() if seat.kind == Seat.Kind.HUMAN and seat.user_id
     }
-    state = engine.new_game(game.num_players, game.variant, game.first_player)
+    state = azul.new_game(game.num_players, game.variant, game.first_player)
     positions = []
     for ply, entry in enumerate(entries):
         judged = (
             entry.get("kind") == "move"
             and entry["player"] in people
             and not entry.get("timeout")
-            and len(engine.legal_moves(state, entry["player"])) > 1
+            and len(azul.legal_moves(state, entry["player"])) > 1
         )
         if judged:
             positions.append((ply, state, entry))
-        state = engine.apply_entry(state, entry)
+        state = azul.apply_entry(state, entry)
     return positions
 
 
@@ -117,7 +118,7 @@ def judged_moves(game: Game) -> tuple[list[dict[str, Any]], float]:
     seconds = seconds_per_position(len(positions))
     moves = []
     for ply, state, entry in positions:
-        played = engine.parse_move(entry["move"])
+        played = azul.parse_move(entry["move"])
         # Seeded by game and position, so that running the analysis again judges the same way
         # (up to the clock: the search stops at its time).
         seed = zlib.crc32(f"{game.pk}:{state.round}:{entry['player']}:{entry['move']}".encode())

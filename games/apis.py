@@ -545,7 +545,7 @@ class GameExportApi(GameApiBase):
         summary="Export a game as JSON",
         description=(
             "The players, the variant, the first player, every deal and move in notation and the"
-            " result: `games.engine.replay(entries, players=len(players), variant=...,"
+            " result: `azul.replay(entries, players=len(players), variant=...,"
             " first_player=...)` rebuilds the game. Anyone may export a finished game; a game in"
             " progress (up to now) needs signing in."
         ),

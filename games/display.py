@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from games.engine import COLORS, FLOOR_PENALTY
+from azul import COLORS, FLOOR_PENALTY
 from notifications.emails import and_list, ordinal
 
 SYMBOLS = {

@@ -1,6 +1,6 @@
 """The engine's reasons for refusing a move, in the player's language.
 
-The engine (`games.engine`, no Django) raises `EngineError`s (`IllegalMove`, `InvalidNotation`)
+The engine (`azul`, no Django) raises `EngineError`s (`IllegalMove`, `InvalidNotation`)
 that keep an English template and its values: `exc.template`, `exc.params`. This module lists every
 template and every word those values can hold, marked (`gettext_noop`, `pgettext_lazy`) so that
 `makemessages` finds them, and `engine_error_text` shows an error in the active language.

@@ -2,17 +2,17 @@
 
 An export holds what rebuilds the game anywhere with the engine alone::
 
-    from games import engine
-    state = engine.replay(
+    import azul
+    state = azul.replay(
         export["entries"],
         players=len(export["players"]),
         variant=export["variant"],
         first_player=export["first_player"],
     )
-    [s.score for s in engine.result(state).standings]  # the export's result's scores
+    [s.score for s in azul.result(state).standings]  # the export's result's scores
 
-`entries` are the log entries as the engine writes them (`engine.deal_entry`,
-`engine.move_entry`; a move the server made when its player's time ran out also says
+`entries` are the log entries as the engine writes them (`azul.deal_entry`,
+`azul.move_entry`; a move the server made when its player's time ran out also says
 `"timeout": true`), numbered from 0 as in the game's log. `format_version` changes only when a
 reader of the previous version could misread a file.
 
@@ -31,8 +31,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+import azul
 from accounts.names import player_name
-from games import engine
 from games.errors import GameError
 from games.models import Game, LogEntry, Seat
 from games.replays import replay_summary
@@ -88,7 +88,7 @@ def game_export(*, game: Game) -> dict[str, Any]:
     """The game as an export (the log from the replay cache: 1 query when it is not there).
     `game` comes with its seats (`selectors.game_get`) and has started."""
     summary = replay_summary(game=game)
-    state = engine.State.from_dict(summary["final"])
+    state = azul.State.from_dict(summary["final"])
     return {
         "format_version": FORMAT_VERSION,
         "variant": game.variant,
@@ -165,7 +165,7 @@ def _entry(index: int, raw: Any, players: int) -> dict[str, Any]:
             )
         if unknown:
             raise InvalidImport(f"{where}: unknown field {sorted(unknown)[0]!r}.", entry=index)
-        return engine.deal_entry([[t.strip().lower() for t in factory] for factory in tiles])
+        return azul.deal_entry([[t.strip().lower() for t in factory] for factory in tiles])
     if kind == "move":
         for key in ("player", "move"):
             if key not in raw:
@@ -188,8 +188,8 @@ def _entry(index: int, raw: Any, players: int) -> dict[str, Any]:
         if unknown:
             raise InvalidImport(f"{where}: unknown field {sorted(unknown)[0]!r}.", entry=index)
         try:
-            entry = engine.move_entry(player, move)
-        except engine.InvalidNotation as exc:
+            entry = azul.move_entry(player, move)
+        except azul.InvalidNotation as exc:
             raise InvalidImport(f"{where}: {move!r} is not a move: {exc}", entry=index) from None
         if timeout:
             entry["timeout"] = True
@@ -199,16 +199,16 @@ def _entry(index: int, raw: Any, players: int) -> dict[str, Any]:
 
 def _replayed(
     entries: list[Any], players: int, variant: str, first_player: int
-) -> tuple[list[dict[str, Any]], engine.State]:
+) -> tuple[list[dict[str, Any]], azul.State]:
     """The canonical entries and the state after them, or InvalidImport naming the first entry
     that is malformed or that the rules refuse."""
-    state = engine.new_game(players, variant, first_player)
+    state = azul.new_game(players, variant, first_player)
     canonical = []
     for index, raw in enumerate(entries):
         entry = _entry(index, raw, players)
         try:
-            state = engine.apply_entry(state, entry)
-        except engine.IllegalMove as exc:
+            state = azul.apply_entry(state, entry)
+        except azul.IllegalMove as exc:
             if entry["kind"] == "deal":
                 message = f"entry {index}: illegal deal: {exc}"
             else:
@@ -227,7 +227,7 @@ def _replayed(
     return canonical, state
 
 
-def _check_result(claimed: Any, state: engine.State) -> None:
+def _check_result(claimed: Any, state: azul.State) -> None:
     """A file's result, when it gives one, must be what its entries give: a changed score is a
     tampered file."""
     if claimed is None:
@@ -235,7 +235,7 @@ def _check_result(claimed: Any, state: engine.State) -> None:
     standings = claimed.get("standings") if isinstance(claimed, dict) else None
     if not isinstance(standings, list):
         raise InvalidImport("result: 'standings' must list each player's score and place.")
-    outcome = {s.player: s for s in engine.result(state).standings}
+    outcome = {s.player: s for s in azul.result(state).standings}
     for index, standing in enumerate(standings):
         if not isinstance(standing, dict) or standing.get("position") not in outcome:
             raise InvalidImport(f"result.standings[{index}]: no such player position.")
@@ -291,8 +291,8 @@ def study_import(*, user: AbstractBaseUser, data: Any) -> Game:
     """Create a study game from an export file (see the module docstring): validated in full
     first, then written in one transaction, so a refused file leaves nothing behind."""
     study = study_validate(data)
-    state: engine.State = study["state"]
-    outcome = {s.player: s for s in engine.result(state).standings}
+    state: azul.State = study["state"]
+    outcome = {s.player: s for s in azul.result(state).standings}
     now = timezone.now()
     with transaction.atomic():
         game = Game(
@@ -336,7 +336,7 @@ def study_imported(*, game: Game) -> dict[str, Any]:
         "id": game.id,
         "is_study": game.is_study,
         "ply": game.ply,
-        "scores": engine.State.from_dict(game.state).scores,
+        "scores": azul.State.from_dict(game.state).scores,
         "replay_url": reverse("games:replay", args=[game.id]),
         "export_url": reverse("games_api:export", args=[game.id]),
     }

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.engine.bots import LEVELS
+from azul.ai.bots import LEVELS
 from games.models import Seat
 
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
@@ -17,7 +17,7 @@ OTHER_SEATS = (2, 3, 4)
 
 # What a player can expect of each computer level, in one line (games/engine/BOTS.md says how
 # they play). The figures are 2-player games on the colored wall, one second a move, measured
-# with `python -m games.engine.arena`: random scored 0.6 a game on average against greedy (40
+# with `python -m tools.arena`: random scored 0.6 a game on average against greedy (40
 # games, all lost), medium won 39 of 40 against greedy (1 tie), strong 20 of 20 against greedy
 # and 13 of 20 against medium.
 BOT_LEVEL_DESCRIPTIONS = {

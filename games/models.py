@@ -1,7 +1,7 @@
 """Games, their seats and their move logs.
 
 A game's log (`LogEntry`) is the record: every deal and every move, in order, never rewritten.
-`Game.state` is a cache of the engine state after the whole log (`engine.replay`), kept so that
+`Game.state` is a cache of the engine state after the whole log (`azul.replay`), kept so that
 pages need not replay; `manage.py check_game_logs` proves the cache agrees with the log.
 """
 
@@ -14,7 +14,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import engine
+import azul
 from games.jsoncodec import OrjsonDecoder, OrjsonEncoder
 
 
@@ -133,17 +133,17 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"Game {self.id} ({self.num_players}p {self.variant}, {self.status})"
 
-    def engine_state(self) -> engine.State | None:
+    def engine_state(self) -> azul.State | None:
         """`state` as the engine's `State` (None before the game starts), parsed once per
         instance: a move and the view that answers it both read it several times."""
         parsed = self.__dict__.get("_engine_state")
         if parsed is not None and parsed[0] is self.state:
             return parsed[1]
-        state = engine.State.from_dict(self.state) if self.state else None
+        state = azul.State.from_dict(self.state) if self.state else None
         self._engine_state = (self.state, state)
         return state
 
-    def set_engine_state(self, state: engine.State) -> None:
+    def set_engine_state(self, state: azul.State) -> None:
         """Set `state` from the engine's `State` (which the engine never mutates)."""
         self.state = state.to_dict()
         self._engine_state = (self.state, state)
@@ -161,7 +161,7 @@ class Seat(models.Model):
         DECLINED = "declined", _("Declined")
 
     class BotLevel(models.TextChoices):
-        # The levels of `games.engine.bots.LEVELS` (a test keeps the two lists equal).
+        # The levels of `azul.ai.bots.LEVELS` (a test keeps the two lists equal).
         RANDOM = "random", _("Random")
         GREEDY = "greedy", _("Greedy")
         MEDIUM = "medium", _("Medium")

@@ -24,10 +24,10 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
+import azul
 from accounts.names import player_name
-from games import engine
+from azul.rules import _wall_points
 from games.display import board_display
-from games.engine.rules import _wall_points
 from games.errors import GameError, GameNotFound
 from games.models import Game, LogEntry, Seat
 from games.selectors import resigned_last, resigned_positions
@@ -133,7 +133,7 @@ def _filled(wall: list[list[Any]]) -> int:
 def _round_scoring(
     number: int,
     start: dict[str, Any],
-    end: engine.State,
+    end: azul.State,
     earners: dict[tuple[int, int], int],
 ) -> dict[str, Any]:
     """What the wall tiling that ended round `number` scored, per player.
@@ -148,7 +148,7 @@ def _round_scoring(
     bonuses are the engine's result's.
     """
     end_data = end.to_dict()
-    standings = engine.result(end).standings if end.phase == "over" else None
+    standings = azul.result(end).standings if end.phase == "over" else None
     players = []
     for position, (before, after) in enumerate(
         zip(start["boards"], end_data["boards"], strict=True)
@@ -184,7 +184,7 @@ def _round_scoring(
 
 def _summarize(game: Game, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Replay the whole log once: the checkpoints, the rounds' scoring and each move's points."""
-    state = engine.new_game(game.num_players, game.variant, game.first_player)
+    state = azul.new_game(game.num_players, game.variant, game.first_player)
     checkpoints: list[tuple[int, dict[str, Any]]] = []
     rounds: list[dict[str, Any]] = []
     tiled_after: dict[int, int] = {}  # entry index -> the round whose tiling it completed
@@ -196,13 +196,13 @@ def _summarize(game: Game, entries: list[dict[str, Any]]) -> dict[str, Any]:
     for index, entry in enumerate(entries):
         if entry.get("kind") == "deal":
             checkpoints.append((index, state.to_dict()))
-        state = engine.apply_entry(state, entry)
+        state = azul.apply_entry(state, entry)
         if entry.get("kind") == "deal":
             round_start, earners = state.to_dict(), {}
         else:
-            move = engine.parse_move(entry["move"])
+            move = azul.parse_move(entry["move"])
             player = entry["player"]
-            if isinstance(move, engine.Place) or move.line != engine.FLOOR:
+            if isinstance(move, azul.Place) or move.line != azul.FLOOR:
                 earners[(player, move.line)] = index
         if state.phase in ("deal", "over") and round_start is not None:
             rounds.append(_round_scoring(state.round, round_start, state, earners))
@@ -245,15 +245,15 @@ def replay_summary(*, game: Game) -> dict[str, Any]:
     return summary
 
 
-def state_at(summary: dict[str, Any], ply: int) -> engine.State:
+def state_at(summary: dict[str, Any], ply: int) -> azul.State:
     """The engine state after the first `ply` entries: the start of that point's round, plus at
     most that round's entries."""
     checkpoints = summary["checkpoints"]
     at = bisect.bisect_right([index for index, _ in checkpoints], ply) - 1
     start, data = checkpoints[at]
-    state = engine.State.from_dict(data)
+    state = azul.State.from_dict(data)
     for entry in summary["entries"][start:ply]:
-        state = engine.apply_entry(state, entry)
+        state = azul.apply_entry(state, entry)
     return state
 
 
@@ -272,7 +272,7 @@ def _player(number: Any) -> str:
     return _("Player %(number)s") % {"number": number}
 
 
-def _players(game: Game, state: engine.State) -> list[dict[str, Any]]:
+def _players(game: Game, state: azul.State) -> list[dict[str, Any]]:
     """The seats as `display.board_display` reads them, to move as of the replayed `state`."""
     to_move = set(state.to_move)
     return [
@@ -385,7 +385,7 @@ def score_chart(rounds: list[dict[str, Any]], names: dict[int, str]) -> dict[str
     }
 
 
-def _point_text(state: engine.State, ply: int, summary: dict[str, Any], names: dict) -> str:
+def _point_text(state: azul.State, ply: int, summary: dict[str, Any], names: dict) -> str:
     """One line on what the board shows: the last entry, and what comes next."""
     if ply == 0:
         return _("Before the first deal.")
@@ -439,9 +439,7 @@ def replay_page(*, game: Game, ply: int) -> dict[str, Any]:
     result = None
     if final["phase"] == "over":
         # As the site ranks it: players who resigned last (`selectors.resigned_last`).
-        outcome = resigned_last(
-            engine.result(engine.State.from_dict(final)), resigned_positions(game)
-        )
+        outcome = resigned_last(azul.result(azul.State.from_dict(final)), resigned_positions(game))
         result = [
             {"name": names[s.player], "score": s.score, "place": s.place, "bonus": s.bonus}
             for s in sorted(outcome.standings, key=lambda s: (s.place, s.player))

@@ -20,8 +20,8 @@ from django.db.models import Avg, Count, Exists, Max, OuterRef, Q, QuerySet, Sub
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+import azul
 from accounts.names import player_name
-from games import engine
 from games.errors import GameNotFound
 from games.models import Game, LogEntry, Seat
 
@@ -114,7 +114,7 @@ def game_view_cached(
 
 
 def _players(
-    game: Game, state: engine.State | None, viewer: AbstractBaseUser | None
+    game: Game, state: azul.State | None, viewer: AbstractBaseUser | None
 ) -> list[dict[str, Any]]:
     to_move = set(state.to_move) if state is not None else set()
     scores = state.scores if state is not None else []
@@ -175,7 +175,7 @@ def _viewer_seat(game: Game, viewer: AbstractBaseUser | None) -> Seat | None:
     )
 
 
-def resigned_last(outcome: engine.Result, resigned: Collection[int]) -> engine.Result:
+def resigned_last(outcome: azul.Result, resigned: Collection[int]) -> azul.Result:
     """The result as the site records it (`services._finish`) and shows it: the seats whose
     players resigned come after every other seat whatever their scores, sharing the place after
     the last of those; the others keep the rulebook's order among themselves (score, then
@@ -186,7 +186,7 @@ def resigned_last(outcome: engine.Result, resigned: Collection[int]) -> engine.R
     keys = {
         s.player: (s.score, s.complete_rows) for s in outcome.standings if s.player not in resigned
     }
-    return engine.Result(
+    return azul.Result(
         tuple(
             dataclasses.replace(
                 s,
@@ -204,11 +204,11 @@ def resigned_positions(game: Game) -> list[int]:
     return [s.position for s in game.seat_list if s.resigned_at is not None]
 
 
-def result_view(state: engine.State, resigned: Collection[int] = ()) -> dict[str, Any]:
+def result_view(state: azul.State, resigned: Collection[int] = ()) -> dict[str, Any]:
     """A finished game's result as the API and the export show it; with the positions of the
     seats whose players `resigned`, as the site ranks them (`resigned_last`). The export gives
     the rules' result of its log, which is all that an import can check."""
-    outcome = resigned_last(engine.result(state), resigned)
+    outcome = resigned_last(azul.result(state), resigned)
     return {
         "winners": outcome.winners,
         "ranking": outcome.ranking,
@@ -227,12 +227,12 @@ def result_view(state: engine.State, resigned: Collection[int] = ()) -> dict[str
     }
 
 
-def _legal_moves(game: Game, state: engine.State | None, seat: Seat | None) -> list[str]:
+def _legal_moves(game: Game, state: azul.State | None, seat: Seat | None) -> list[str]:
     if game.status != Game.Status.ACTIVE or seat is None or state is None:
         return []
     if seat.position not in state.to_move or seat.resigned_at is not None:
         return []  # a resigned seat is the computer's to play
-    return [str(m) for m in engine.legal_moves(state, seat.position)]
+    return [str(m) for m in azul.legal_moves(state, seat.position)]
 
 
 def legal_moves_for(*, game: Game, viewer: AbstractBaseUser | None) -> list[str]:
@@ -241,7 +241,7 @@ def legal_moves_for(*, game: Game, viewer: AbstractBaseUser | None) -> list[str]
 
 
 def _overview(
-    game: Game, state: engine.State | None, seat: Seat | None, viewer: AbstractBaseUser | None
+    game: Game, state: azul.State | None, seat: Seat | None, viewer: AbstractBaseUser | None
 ) -> dict[str, Any]:
     """What a game's row in a list and its full view both show."""
     to_move = state.to_move if state is not None and game.status == Game.Status.ACTIVE else []
@@ -348,10 +348,10 @@ def seats_to_move() -> QuerySet[Seat]:
     """Seats whose player is to move in their game, read in SQL from the game's stored engine
     state.
 
-    `Game.state` is `engine.State.to_dict()`, which does not store `to_move`: `State.to_move` is
+    `Game.state` is `azul.State.to_dict()`, which does not store `to_move`: `State.to_move` is
     the `current` player in the take phase, and in the tile phase (gray wall, where players tile
     at once) every player whose board still has a `tiling_line`. So a seat at `position` is to
-    move when one of those holds for its position. A test checks this against the engine.
+    move when one of those holds for its position. A test checks this against the azul.
     """
     condition = Q()
     for position in range(MAX_PLAYERS):

@@ -29,11 +29,12 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+import azul
 from accounts.models import Profile
 from accounts.names import player_name
 from accounts.selectors import player_get
-from games import engine, follow_ups
-from games.engine.bots import choose_move
+from azul.ai.bots import choose_move
+from games import follow_ups
 from games.engine_messages import engine_error_text
 from games.errors import (
     AlreadyMoved,
@@ -117,7 +118,7 @@ def _deadline(game: Game, seats: list[Seat], to_move: Any) -> Any:
     return now + timedelta(days=game.days_per_move) + max(paused, default=timedelta(0))
 
 
-def _computer_seat(seats: list[Seat], state: engine.State) -> Seat | None:
+def _computer_seat(seats: list[Seat], state: azul.State) -> Seat | None:
     """The seat the computer plays that is to move in `state`, if any (the first, when several
     tile)."""
     to_move = set(state.to_move)
@@ -162,7 +163,7 @@ def _notify_event(kind: str, game: Game, recipients: list[Any], **context: Any) 
         )
 
 
-def _notify_turn(game: Game, seats: list[Seat], before: engine.State | None) -> None:
+def _notify_turn(game: Game, seats: list[Seat], before: azul.State | None) -> None:
     """Tell the players who are newly to move (not those the computer plays) that it is their
     turn: the email waits a grace period, and goes only if they have not moved by then."""
     state = game.engine_state()
@@ -192,19 +193,19 @@ def _append(game: Game, entry: dict[str, Any]) -> LogEntry:
     return log_entry
 
 
-def _deal(game: Game, state: engine.State, entries: list[LogEntry]) -> engine.State:
+def _deal(game: Game, state: azul.State, entries: list[LogEntry]) -> azul.State:
     """Draw the next round's factory fill now, log it, and return the state after it."""
-    tiles = engine.draw_tiles(state, random.SystemRandom())
-    entries.append(_append(game, engine.deal_entry(tiles)))
-    return engine.deal(state, tiles=tiles)
+    tiles = azul.draw_tiles(state, random.SystemRandom())
+    entries.append(_append(game, azul.deal_entry(tiles)))
+    return azul.deal(state, tiles=tiles)
 
 
-def _finish(game: Game, seats: list[Seat], state: engine.State) -> None:
+def _finish(game: Game, seats: list[Seat], state: azul.State) -> None:
     """The game is over: the seats' final scores and places, where the players who resigned
     come last whatever their scores (`selectors.resigned_last`), and the ratings that follow
     from those places (`_write`)."""
     resigned = [s.position for s in seats if s.resigned_at is not None]
-    outcome = resigned_last(engine.result(state), resigned)
+    outcome = resigned_last(azul.result(state), resigned)
     for standing in outcome.standings:
         seat = seats[standing.player]
         seat.final_score = standing.score
@@ -219,7 +220,7 @@ def _start(game: Game, seats: list[Seat], by: AbstractBaseUser) -> None:
     """Every seat is filled (`by` filled the last): pick the first player, draw the first deal,
     start the clock, and tell the others."""
     first_player = random.SystemRandom().randrange(game.num_players)
-    state = engine.new_game(game.num_players, game.variant, first_player)
+    state = azul.new_game(game.num_players, game.variant, first_player)
     entries: list[LogEntry] = []
     state = _deal(game, state, entries)
     LogEntry.objects.bulk_create(entries)
@@ -558,7 +559,7 @@ def seat_open(*, game_id: Any, user: AbstractBaseUser, position: int) -> Game:
 def _play(
     game: Game,
     seats: list[Seat],
-    state: engine.State,
+    state: azul.State,
     position: int,
     move: str,
     *,
@@ -569,21 +570,21 @@ def _play(
     as the server's if it was made at a `timeout`), then the next round's deal when one is due.
     The caller has checked that `position` may move."""
     try:
-        parsed = engine.parse_move(move)
-    except engine.InvalidNotation as exc:
+        parsed = azul.parse_move(move)
+    except azul.InvalidNotation as exc:
         raise InvalidNotation(
             _("Not a move %(move)s: %(reason)s")
             % {"move": repr(move), "reason": engine_error_text(exc)}
         ) from None
     try:
-        new_state = engine.play(state, parsed, position)
-    except engine.IllegalMove as exc:
+        new_state = azul.play(state, parsed, position)
+    except azul.IllegalMove as exc:
         raise IllegalMoveError(
             _("Illegal move %(move)s: %(reason)s")
             % {"move": repr(move), "reason": engine_error_text(exc)}
         ) from None
 
-    entry = engine.move_entry(position, parsed)
+    entry = azul.move_entry(position, parsed)
     if timeout:
         entry["timeout"] = True
     entries = [_append(game, entry)]
@@ -606,7 +607,7 @@ def _write(
     game: Game,
     seats: list[Seat],
     entries: list[LogEntry],
-    before: engine.State,
+    before: azul.State,
     seat_fields: tuple[str, ...] = (),
 ) -> None:
     """Write moves played in memory (`_play`) since `before`: the log entries, the seats' changed
@@ -709,8 +710,8 @@ def _check_moved_since(game: Game, seat: Seat, expected_ply: Any) -> None:
 def _is_tiling(data: dict[str, Any]) -> bool:
     """Whether a move's log entry is a gray wall tiling (`wall <line> <column>`)."""
     try:
-        return isinstance(engine.parse_move(data.get("move", "")), engine.Place)
-    except engine.InvalidNotation:
+        return isinstance(azul.parse_move(data.get("move", "")), azul.Place)
+    except azul.InvalidNotation:
         return False
 
 
@@ -734,7 +735,7 @@ def move_submit(*, game_id: Any, user: AbstractBaseUser, move: str, expected_ply
         raise StaleMove(_current_ply(pk)) from None
 
 
-def _bot_move(game: Game, seat: Seat, state: engine.State, level: str | None = None) -> str:
+def _bot_move(game: Game, seat: Seat, state: azul.State, level: str | None = None) -> str:
     """The computer's move for the seat (at its own level, unless `level` says another), seeded
     by game and ply. The searching levels think for a time budget, so a retried task may pick
     another move: harmless, as a move is applied only at the ply it was chosen for."""
@@ -742,7 +743,7 @@ def _bot_move(game: Game, seat: Seat, state: engine.State, level: str | None = N
     return str(choose_move(state, seat.position, level or seat.bot, seed=seed))
 
 
-def _computer_to_play(game: Game) -> tuple[Seat, engine.State] | None:
+def _computer_to_play(game: Game) -> tuple[Seat, azul.State] | None:
     """The computer seat to move in an active game, with the game's state; else None."""
     if game.status != Game.Status.ACTIVE:
         return None

@@ -26,7 +26,7 @@ worker's processes connecting to the database) are shown apart, not counted.
 
 Printed: p50, p95 and max of that latency over `--moves` moves; the same from the log's own
 timestamps (the computer's entry's `created_at` minus the person's, both stamped by the writing
-process just before its INSERT); the computer's thinking time (`games.engine.bots.choose_move`
+process just before its INSERT); the computer's thinking time (`azul.ai.bots.choose_move`
 timed in this process, for the same positions and seeds as the worker's); and the latency
 beyond the thinking time, move by move.
 
@@ -55,7 +55,7 @@ from bench_web import SECRET, ensure_database  # noqa: E402 (scripts/ is on sys.
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_computer"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/11"
-LEVELS = ("random", "greedy", "medium", "strong", "master")  # games.engine.bots.LEVELS
+LEVELS = ("random", "greedy", "medium", "strong", "master")  # azul.ai.bots.LEVELS
 PERSON, COMPUTER = 0, 1  # seats: the person creates the game, the computer sits at seat 1
 
 
@@ -186,8 +186,8 @@ class Person:
         next (the person moves again, or the game ended)."""
         from django.db import connection
 
+        from azul.ai.bots import choose_move
         from games import engine, follow_ups, services
-        from games.engine.bots import choose_move
         from games.models import LogEntry
 
         game = self._my_turn() if self.game_id else None

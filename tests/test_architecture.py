@@ -7,8 +7,8 @@ def test_rules_engine_imports_no_django():
     """The engine is pure rules: importing all of it must not pull in Django, DRF or Celery."""
     program = (
         "import importlib, pkgutil, sys\n"
-        "import games.engine as engine\n"
-        "for module in pkgutil.walk_packages(engine.__path__, 'games.engine.'):\n"
+        "import azul as engine\n"
+        "for module in pkgutil.walk_packages(engine.__path__, 'azul.'):\n"
         "    importlib.import_module(module.name)\n"
         "top = {name.split('.')[0] for name in sys.modules}\n"
         "leaked = sorted(top & {'django', 'rest_framework', 'celery'})\n"
@@ -23,4 +23,4 @@ def test_rules_engine_imports_no_django():
     )
 
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "", f"games.engine imports {result.stdout.strip()}"
+    assert result.stdout.strip() == "", f"azul imports {result.stdout.strip()}"

@@ -13,9 +13,9 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+import azul
 from azul_site import cache as site_cache
 from azul_site.cache import redis_cache
-from games import engine
 from games.models import Game
 from tests.conftest import PASSWORD
 from tests.outage import RedisServer, hung_server
@@ -46,9 +46,9 @@ def timed(request, *args, **kwargs):
 def to_move(game_id, users) -> tuple[object, str, int]:
     """Who is to move in the game, a legal move of theirs, and the game's ply."""
     game = Game.objects.get(pk=game_id)
-    state = engine.State.from_dict(game.state)
+    state = azul.State.from_dict(game.state)
     player = state.to_move[0]
-    return users[player], str(engine.legal_moves(state, player)[0]), game.ply
+    return users[player], str(azul.legal_moves(state, player)[0]), game.ply
 
 
 def play_through_every_door(game_id, users: dict) -> None:

@@ -3,7 +3,8 @@ driven to the positions these tests need."""
 
 from typing import Any
 
-from games import engine, services
+import azul
+from games import services
 from games.models import Game
 from tests.games.conftest import active_game, clients, create_game  # noqa: F401 (fixtures)
 
@@ -23,7 +24,7 @@ def play_to_tiling(game: Game, users: dict[int, Any]) -> Game:
             assert sorted(state.to_move) == list(range(game.num_players)), state
             return game
         player = state.to_move[0]
-        moves = [str(m) for m in engine.legal_moves(state, player)]
+        moves = [str(m) for m in azul.legal_moves(state, player)]
         move = next((m for m in moves if m.endswith(" 1")), None)
         move = move or next(m for m in moves if m.endswith(" floor"))
         game = services.move_submit(

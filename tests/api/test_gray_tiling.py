@@ -8,7 +8,8 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games import engine, services
+import azul
+from games import services
 from games.models import Game, LogEntry
 
 from .conftest import api_url, play_to_tiling
@@ -24,7 +25,7 @@ def tiling(start_game, alice, bob, carol, api_client_for):
 
 
 def first_tiling(game: Game, position: int) -> str:
-    move = str(engine.legal_moves(game.engine_state(), position)[0])
+    move = str(azul.legal_moves(game.engine_state(), position)[0])
     assert move.startswith("wall "), move
     return move
 
@@ -110,7 +111,7 @@ def test_a_move_chosen_in_the_round_before_is_refused(tiling):
     assert game.engine_state().round == 2
     # Round 2's factory offer: its first player chose their move on round 1's tiling ply.
     player = game.engine_state().to_move[0]
-    move = str(engine.legal_moves(game.engine_state(), player)[0])
+    move = str(azul.legal_moves(game.engine_state(), player)[0])
 
     response = post_move(clients[player], game.id, move, seen)
 

@@ -6,7 +6,8 @@ import threading
 import pytest
 from django.db import connections
 
-from games import engine, services
+import azul
+from games import services
 from games.models import Game
 
 from .conftest import api_url
@@ -25,7 +26,7 @@ def test_the_log_ply_is_its_number_of_entries(start_game, alice, bob, api_client
         game = services.move_submit(
             game_id=game.id,
             user=users[player],
-            move=str(engine.legal_moves(state, player)[0]),
+            move=str(azul.legal_moves(state, player)[0]),
             expected_ply=game.ply,
         )
 
@@ -66,7 +67,7 @@ def test_the_log_stays_consistent_while_a_game_is_played(start_game, alice, bob,
                 current = services.move_submit(
                     game_id=game.id,
                     user=users[player],
-                    move=str(engine.legal_moves(state, player)[0]),
+                    move=str(azul.legal_moves(state, player)[0]),
                     expected_ply=current.ply,
                 )
         except BaseException as exc:  # reported by the test, not lost in the thread

@@ -8,7 +8,8 @@ from html import unescape
 
 from django.urls import reverse
 
-from games import engine, selectors, services
+import azul
+from games import selectors, services
 from games.models import Game
 
 
@@ -44,7 +45,7 @@ def play_until(game: Game, person, done: Callable[[Game], bool], seed: int = 3) 
         position = state.to_move[0]
         seat = next(s for s in game.seat_list if s.position == position)
         if seat.user_id == person.pk:
-            move = str(engine.random_move(state, rng, position))
+            move = str(azul.random_move(state, rng, position))
             services.move_submit(game_id=game.id, user=person, move=move, expected_ply=game.ply)
         else:
             services.computer_move_play(game_id=game.id, expected_ply=game.ply)

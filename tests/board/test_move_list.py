@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import engine, replays, selectors, services
+import azul
+from games import replays, selectors, services
 from games.display import round_scored
 from games.models import Game
 from tests.board.conftest import (
@@ -167,7 +168,7 @@ def watch(client, game) -> str:
 
 def legal_moves_of(game) -> list[str]:
     state = game.engine_state()
-    return [str(m) for m in engine.legal_moves(state, state.to_move[0])]
+    return [str(m) for m in azul.legal_moves(state, state.to_move[0])]
 
 
 def test_three_digit_move_numbers_are_written_out(alice, client_for):

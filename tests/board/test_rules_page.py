@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.engine import COLORS
+from azul import COLORS
 from tests.board.conftest import board_url
 
 pytestmark = pytest.mark.django_db

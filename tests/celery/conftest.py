@@ -29,8 +29,9 @@ import kombu.pools
 import pytest
 from django.db import connection
 
+import azul
 from azul_site.celery import app
-from games import engine, services
+from games import services
 from games.models import Game, LogEntry
 from tests.outage import RedisServer
 from tests.smtp import smtp_server
@@ -298,16 +299,16 @@ def against_computer(user, level: str = "random") -> Game:
         seats=[services.SeatSpec(kind="computer", level=level)],
     )
     game = Game.objects.get(pk=game.pk)
-    assert engine.State.from_dict(game.state).to_move == [0], "the computer did not move"
+    assert azul.State.from_dict(game.state).to_move == [0], "the computer did not move"
     return game
 
 
 def first_legal_move(game_id: Any) -> tuple[int, str, int]:
     """Who is to move in the game (the first, if several), their first legal move, the ply."""
     game = Game.objects.get(pk=game_id)
-    state = engine.State.from_dict(game.state)
+    state = azul.State.from_dict(game.state)
     player = state.to_move[0]
-    return player, str(engine.legal_moves(state, player)[0]), game.ply
+    return player, str(azul.legal_moves(state, player)[0]), game.ply
 
 
 def entries_from(game_id: Any, ply: int) -> list[LogEntry]:

@@ -7,8 +7,8 @@ import time
 import pytest
 from django.urls import reverse
 
+import azul
 from azul_site.celery import send
-from games import engine
 from games.models import Game
 from notifications.models import Notification
 from tests.celery.conftest import first_legal_move, wait_for
@@ -46,9 +46,9 @@ def alice_to_move(start_game, alice, bob, client_for, settings) -> Game:
     """A game of alice and bob, alice to move, with nothing in the outbox; set up in-process
     (before any worker runs)."""
     game = start_game(alice, bob)
-    if engine.State.from_dict(Game.objects.get(pk=game.pk).state).to_move != [0]:
+    if azul.State.from_dict(Game.objects.get(pk=game.pk).state).to_move != [0]:
         play_on_the_page(client_for(bob), game.id)
-    assert engine.State.from_dict(Game.objects.get(pk=game.pk).state).to_move == [0]
+    assert azul.State.from_dict(Game.objects.get(pk=game.pk).state).to_move == [0]
     Notification.objects.all().delete()
     settings.NOTIFY_GRACE_SECONDS = GRACE
     return game

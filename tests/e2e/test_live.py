@@ -8,7 +8,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games import engine, live, selectors
+import azul
+from games import live, selectors
 from tests.conftest import SESSION_BACKEND
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -74,6 +75,6 @@ def test_a_move_shows_on_the_other_players_board_within_2_seconds(
     assert took < LIMIT_SECONDS, f"the move showed on the other board after {took:.2f} s"
     assert f"{source} {color} {dest}" in watcher.locator(".move-log").text_content()
     assert watcher.locator("#game.can-move").count() == 1  # and it is their turn now
-    assert engine.State.from_dict(selectors.game_get(game_id=game.id).state).to_move != [
+    assert azul.State.from_dict(selectors.game_get(game_id=game.id).state).to_move != [
         mover_seat.position
     ]

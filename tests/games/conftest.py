@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import engine
+import azul
 from games.models import Game, LogEntry
 
 
@@ -35,12 +35,12 @@ def walk(value: Any):
 def next_move(game: Game, users: dict[int, Any]) -> dict[str, Any]:
     """`services.move_submit`'s arguments for the first legal move of the player to move in
     `game` as given; `users` maps positions to users."""
-    state = engine.State.from_dict(game.state)
+    state = azul.State.from_dict(game.state)
     player = state.to_move[0]
     return {
         "game_id": game.id,
         "user": users[player],
-        "move": str(engine.legal_moves(state, player)[0]),
+        "move": str(azul.legal_moves(state, player)[0]),
         "expected_ply": game.ply,
     }
 

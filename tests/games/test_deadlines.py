@@ -14,7 +14,8 @@ from django.core import mail
 from django.db import connections
 from django.urls import reverse
 
-from games import engine, selectors, services, sweeps
+import azul
+from games import selectors, services, sweeps
 from games.errors import InvalidAction
 from games.models import Game, LogEntry, Seat
 from notifications.models import Notification
@@ -66,7 +67,7 @@ def emails(kind_subject: str, to) -> list:
 def play_for(game: Game, seat: Seat) -> Game:
     """The seat's player moves (their first legal move)."""
     state = selectors.game_get(game_id=game.id).engine_state()
-    move = str(engine.legal_moves(state, seat.position)[0])
+    move = str(azul.legal_moves(state, seat.position)[0])
     return services.move_submit(
         game_id=game.id,
         user=seat.user,
@@ -108,12 +109,12 @@ def test_the_server_moves_for_a_player_whose_time_ran_out(alice, bob, clock, cli
     entry = LogEntry.objects.get(game=game, number=ply)
     assert entry.player == absent.position and entry.data["timeout"] is True
     # The greedy computer player's choice, for that position.
-    before = engine.replay(
+    before = azul.replay(
         [e.data for e in LogEntry.objects.filter(game=game, number__lt=ply).order_by("number")],
         players=2,
         first_player=selectors.game_get(game_id=game.id).first_player,
     )
-    assert entry.data["move"] in {str(m) for m in engine.legal_moves(before, absent.position)}
+    assert entry.data["move"] in {str(m) for m in azul.legal_moves(before, absent.position)}
     now = selectors.game_get(game_id=game.id)
     assert Seat.objects.get(pk=absent.pk).timeouts == 1
     assert now.turn_deadline == START + DAY + timedelta(seconds=1) + DAY  # the next turn's

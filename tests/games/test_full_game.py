@@ -4,7 +4,7 @@ from io import StringIO
 
 from django.core.management import call_command
 
-from games import engine
+import azul
 from games.models import Game, LogEntry
 from tests.games.conftest import games_url, play_one, walk
 
@@ -28,11 +28,11 @@ def test_two_players_play_a_whole_game_through_the_api(active_game, clients):
     assert [e.number for e in entries] == list(range(row.ply))
     assert row.ply == game["ply"] == len(entries)
 
-    replayed = engine.replay(
+    replayed = azul.replay(
         [e.data for e in entries], players=2, variant="colored", first_player=row.first_player
     )
     assert replayed.to_dict() == row.state
-    outcome = engine.result(replayed)
+    outcome = azul.result(replayed)
     by_position = {p["position"]: p for p in game["players"]}
     for standing in outcome.standings:
         assert by_position[standing.player]["final_score"] == standing.score

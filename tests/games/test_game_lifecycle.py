@@ -277,6 +277,6 @@ def test_a_computer_task_delivered_twice_plays_one_move(
 
 
 def test_computer_seats_offer_exactly_the_engines_levels():
-    from games.engine.bots import LEVELS
+    from azul.ai.bots import LEVELS
 
     assert set(Seat.BotLevel.values) == set(LEVELS)

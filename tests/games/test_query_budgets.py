@@ -6,8 +6,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+import azul
 from azul_site.celery import send
-from games import engine, selectors, services
+from games import selectors, services
 from games.follow_ups import COMPUTER_MOVE
 from games.models import Game
 from tests.games.conftest import games_url, next_move
@@ -19,9 +20,9 @@ LIST_BUDGET = 5  # measured: 4 (current games + seats, finished games + seats)
 def play_moves(game: Game, users: dict[int, object], count: int) -> Game:
     for _ in range(count):
         game.refresh_from_db()
-        state = engine.State.from_dict(game.state)
+        state = azul.State.from_dict(game.state)
         player = state.to_move[0]
-        move = str(engine.legal_moves(state, player)[0])
+        move = str(azul.legal_moves(state, player)[0])
         game = services.move_submit(
             game_id=game.id, user=users[player], move=move, expected_ply=game.ply
         )
@@ -193,9 +194,9 @@ def test_a_move_parses_the_game_state_once(start_game, alice, bob, api_client_fo
     game = play_moves(start_game(alice, bob), users, 3)
     move = next_move(game, users)
     parses = []
-    from_dict = engine.State.from_dict
+    from_dict = azul.State.from_dict
     monkeypatch.setattr(
-        engine.State, "from_dict", staticmethod(lambda d: parses.append(1) or from_dict(d))
+        azul.State, "from_dict", staticmethod(lambda d: parses.append(1) or from_dict(d))
     )
 
     response = api_client_for(move["user"]).post(

@@ -4,9 +4,9 @@ can sit at a table."""
 
 import pytest
 
+from azul import legal_moves
+from azul.ai.bots import LEVELS
 from games import follow_ups, services
-from games.engine import legal_moves
-from games.engine.bots import LEVELS
 from games.models import Game, Seat
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from games import engine
+import azul
 from games.models import Game, LogEntry
 from ratings.models import RatedGame
 from ratings.services import ratings_recompute
@@ -23,7 +23,7 @@ def test_seed_history_games_replay_and_ratings_agree() -> None:
     for game in games:
         entries = [e.data for e in LogEntry.objects.filter(game=game).order_by("number")]
         assert len(entries) == game.ply
-        state = engine.replay(
+        state = azul.replay(
             entries,
             players=game.num_players,
             variant=game.variant,
@@ -31,7 +31,7 @@ def test_seed_history_games_replay_and_ratings_agree() -> None:
         )
         assert state.phase == "over"
         assert state.to_dict() == game.state
-        outcome = engine.result(state)
+        outcome = azul.result(state)
         assert [(s.final_score, s.place) for s in game.seat_list] == [
             (st.score, st.place) for st in outcome.standings
         ]

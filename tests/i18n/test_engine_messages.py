@@ -16,17 +16,18 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games import engine, engine_messages
-from games.engine import IllegalMove, InvalidNotation
+import azul
+from azul import IllegalMove, InvalidNotation
+from games import engine_messages
 from games.engine_messages import engine_error_text
 
-ENGINE = Path(engine.__file__).parent
+ENGINE = Path(azul.__file__).parent
 ERRORS = {"IllegalMove", "InvalidNotation"}
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 def _raise_sites():
-    """(file:line, call) for every IllegalMove(...) / InvalidNotation(...) in the engine."""
+    """(file:line, call) for every IllegalMove(...) / InvalidNotation(...) in the azul."""
     for path in sorted(ENGINE.glob("*.py")):
         tree = ast.parse(path.read_text(), filename=str(path))
         for node in ast.walk(tree):
@@ -80,30 +81,30 @@ def test_every_phrase_the_notation_passes_is_listed():
 
 
 def test_the_listed_words_cover_the_engine():
-    assert len(engine_messages.COLOR_NAMES) == len(engine.COLORS)
-    assert {str(c) for c in engine_messages.COLOR_NAMES} == set(engine.COLORS)
-    from games.engine.state import PHASES
+    assert len(engine_messages.COLOR_NAMES) == len(azul.COLORS)
+    assert {str(c) for c in engine_messages.COLOR_NAMES} == set(azul.COLORS)
+    from azul.state import PHASES
 
     assert {str(p) for p in engine_messages.PHASE_NAMES} == set(PHASES)
 
 
 def test_str_is_the_english_reason():
     with pytest.raises(IllegalMove) as caught:
-        engine.play(_dealt_game(), _missing_colour_move(), 0)
+        azul.play(_dealt_game(), _missing_colour_move(), 0)
     exc = caught.value
     assert str(exc) == exc.template % exc.params
     assert "%(" not in str(exc)
 
 
-def _dealt_game() -> engine.State:
-    return engine.deal(engine.new_game(2), rng=random.Random(7))
+def _dealt_game() -> azul.State:
+    return azul.deal(azul.new_game(2), rng=random.Random(7))
 
 
 def _missing_colour_move() -> str:
     """A take of a colour that factory 1 does not hold."""
     state = _dealt_game()
-    held = {engine.COLORS[c] for c, n in enumerate(state.factories[0]) if n}
-    colour = next(c for c in engine.COLORS if c not in held)
+    held = {azul.COLORS[c] for c, n in enumerate(state.factories[0]) if n}
+    colour = next(c for c in azul.COLORS if c not in held)
     return f"F1 {colour} 2"
 
 
@@ -111,7 +112,7 @@ def test_an_illegal_move_in_korean(settings):
     state = _dealt_game()
     move = _missing_colour_move()
     with pytest.raises(IllegalMove) as caught:
-        engine.play(state, move, 0)
+        azul.play(state, move, 0)
     colour = move.split()[1]
     with translation.override("ko"):
         text = engine_error_text(caught.value)
@@ -124,7 +125,7 @@ def test_an_illegal_move_in_korean(settings):
 def test_a_reason_within_a_reason_is_translated_too():
     log = [{"kind": "deal", "tiles": [["purple"] * 4] * 5}]
     with pytest.raises(IllegalMove) as caught:
-        engine.replay(log, players=2)
+        azul.replay(log, players=2)
     assert str(caught.value).startswith("log entry 0: factory 1: unknown colour 'purple'")
     with translation.override("ko"):
         text = engine_error_text(caught.value)
@@ -133,7 +134,7 @@ def test_a_reason_within_a_reason_is_translated_too():
 
 def test_notation_errors_in_korean():
     with pytest.raises(InvalidNotation) as caught:
-        engine.parse_move("F3 blue 9")
+        azul.parse_move("F3 blue 9")
     with translation.override("ko"):
         text = engine_error_text(caught.value)
     assert text == (

@@ -10,8 +10,8 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+import azul
 from accounts.models import Profile
-from games import engine
 from tests.conftest import PASSWORD
 from tests.games.conftest import games_url
 from tests.pages.conftest import play_moves
@@ -177,7 +177,7 @@ def test_an_illegal_move_is_explained_in_the_players_language(
     alice, bob, start_game, api_client_for
 ):
     game = start_game(alice, bob)
-    state = engine.State.from_dict(game.state)
+    state = azul.State.from_dict(game.state)
     mover = {0: alice, 1: bob}[state.to_move[0]]
     client = api_client_for(mover)
     body = {"move": "F1 blue 9", "expected_ply": game.ply}

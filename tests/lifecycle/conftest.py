@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from games import engine, selectors, services
+import azul
+from games import selectors, services
 from games.models import Game
 
 SITE_URL = "https://azul.example"
@@ -65,9 +66,9 @@ def play_until_over(game: Game, users: dict[int, Any], committed: Callable, limi
         game = selectors.game_get(game_id=game.id)
         if game.status != Game.Status.ACTIVE:
             return game
-        state = engine.State.from_dict(game.state)
+        state = azul.State.from_dict(game.state)
         position = next(p for p in state.to_move if p in users)
-        move = str(engine.random_move(state, rng, position))
+        move = str(azul.random_move(state, rng, position))
         committed(
             services.move_submit,
             game_id=game.id,

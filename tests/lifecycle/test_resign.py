@@ -9,7 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import engine, selectors, services
+import azul
+from games import selectors, services
 from games.models import Game, Seat
 from ratings import skill
 from ratings.models import PlayerRecord
@@ -24,10 +25,10 @@ def api(game, *parts):
 
 def test_resigned_seats_come_last_whatever_their_scores():
     def standing(player, score, place, rows=0):
-        return engine.Standing(player, score, place, rows, 0, 0, 0)
+        return azul.Standing(player, score, place, rows, 0, 0, 0)
 
     # The rulebook's places (score, then complete rows): 0 and 2 share first, 1 third, 3 last.
-    outcome = engine.Result(
+    outcome = azul.Result(
         (standing(0, 50, 1, 1), standing(1, 40, 3), standing(2, 50, 1, 1), standing(3, 10, 4))
     )
     places = lambda result: [s.place for s in result.standings]  # noqa: E731
@@ -114,7 +115,7 @@ def test_resigning_a_two_player_game_finishes_it_at_once_and_rates_it(
     assert mine["alice"]["place"] == 1 and mine["bob"]["place"] == 2
     assert view["result"]["winners"] == [mine["alice"]["position"]]
     # Played to the rules' end: a whole, replayable log.
-    state = engine.State.from_dict(Game.objects.get(pk=game.id).state)
+    state = azul.State.from_dict(Game.objects.get(pk=game.id).state)
     assert state.phase == "over"
     call_command("check_game_logs", stdout=StringIO())
 

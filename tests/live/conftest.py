@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from games import engine, selectors, services
+import azul
+from games import selectors, services
 
 
 def api_url(game_id: Any, **query: Any) -> str:
@@ -22,9 +23,9 @@ def live_url(game_id: Any, **query: Any) -> str:
 def play_next(game_id: Any, users: dict[int, Any]) -> str:
     """The player to move plays their first legal move; returns it."""
     game = selectors.game_get(game_id=game_id)
-    state = engine.State.from_dict(game.state)
+    state = azul.State.from_dict(game.state)
     player = state.to_move[0]
-    move = str(engine.legal_moves(state, player)[0])
+    move = str(azul.legal_moves(state, player)[0])
     services.move_submit(game_id=game.id, user=users[player], move=move, expected_ply=game.ply)
     return move
 
@@ -44,7 +45,7 @@ def two_player_game(alice, bob, start_game) -> Callable[[], tuple[Any, dict[int,
 def to_move(game_id: Any, users: dict[int, Any]) -> tuple[Any, Any]:
     """(the user to move, the other one)."""
     game = selectors.game_get(game_id=game_id)
-    player = engine.State.from_dict(game.state).to_move[0]
+    player = azul.State.from_dict(game.state).to_move[0]
     return users[player], next(u for p, u in users.items() if p != player)
 
 

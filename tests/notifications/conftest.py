@@ -11,7 +11,8 @@ import pytest
 from django.core import mail
 from django.core.mail.backends.base import BaseEmailBackend
 
-from games import engine, selectors, services
+import azul
+from games import selectors, services
 from games.models import Game
 from tests.smtp import Recorder
 from tests.smtp import smtp_server as serve_smtp
@@ -74,16 +75,16 @@ def position_of(game: Game, user: Any) -> int:
 
 
 def to_move(game: Game) -> list[int]:
-    return engine.State.from_dict(game.state).to_move
+    return azul.State.from_dict(game.state).to_move
 
 
 def play_one(game: Game, rng: random.Random | None = None) -> Game:
     """Play a legal move for the (first) player to move; returns the game after it."""
     game = selectors.game_get(game_id=game.id)
-    state = engine.State.from_dict(game.state)
+    state = azul.State.from_dict(game.state)
     player = state.to_move[0]
     user = next(s.user for s in game.seats.all() if s.position == player)
-    moves = engine.legal_moves(state, player)
+    moves = azul.legal_moves(state, player)
     move = rng.choice(moves) if rng is not None else moves[0]
     services.move_submit(game_id=game.id, user=user, move=str(move), expected_ply=game.ply)
     return selectors.game_get(game_id=game.id)

@@ -6,7 +6,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import engine, selectors
+import azul
+from games import selectors
 from games.models import Game
 from games.selectors import games_waiting_count
 from notifications import context_processors
@@ -19,7 +20,7 @@ def expected_waiting(user) -> int:
     """From the engine: active games where the user's position is in `State.to_move`."""
     count = 0
     for game in Game.objects.filter(status="active", seats__user=user).prefetch_related("seats"):
-        if position_of(game, user) in engine.State.from_dict(game.state).to_move:
+        if position_of(game, user) in azul.State.from_dict(game.state).to_move:
             count += 1
     return count
 
@@ -44,7 +45,7 @@ def test_the_count_agrees_with_the_engine_through_real_play(make_user, start_gam
             break
         index = games.index(rng.choice(active))
         games[index] = play_one(games[index], rng)
-        state = engine.State.from_dict(games[index].state)
+        state = azul.State.from_dict(games[index].state)
         several_tiling |= state.phase == "tile" and len(state.to_move) > 1
 
     # The gray wall's tiling phase, where several players are to move at once, was covered.

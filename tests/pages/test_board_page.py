@@ -4,7 +4,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import engine, selectors
+import azul
+from games import selectors
 from games.models import LogEntry
 from tests.pages.conftest import play_moves, to_move_user, waiting_user
 
@@ -31,8 +32,8 @@ def test_player_to_move_sees_the_board_with_move_controls(start_game, alice, bob
     assert "Your turn" in content
     assert 'class="text-move-form"' in content
     assert 'data-dest="floor"' in content
-    state = engine.State.from_dict(game.state)
-    expected = sorted(str(m) for m in engine.legal_moves(state))
+    state = azul.State.from_dict(game.state)
+    expected = sorted(str(m) for m in azul.legal_moves(state))
     assert sorted(legal_moves_in(content)) == expected
     # Every factory of a 2-player game, each tile with a symbol and a label.
     for number in range(1, 6):
@@ -116,7 +117,7 @@ def test_no_js_form_refuses_a_player_out_of_turn_and_a_watcher(
     start_game, alice, bob, carol, client_for
 ):
     game = start_game(alice, bob)
-    move = str(engine.legal_moves(engine.State.from_dict(game.state))[0])
+    move = str(azul.legal_moves(azul.State.from_dict(game.state))[0])
 
     for user in (waiting_user(game), carol):
         response = client_for(user).post(
@@ -142,11 +143,11 @@ def test_gray_wall_tiling_offers_the_legal_columns(start_game, alice, bob, clien
     game = start_game(alice, bob, variant="gray")
     # Play until someone has to choose a wall space.
     for _ in range(200):
-        state = engine.State.from_dict(game.state)
+        state = azul.State.from_dict(game.state)
         if state.phase == "tile" or game.status != "active":
             break
         game = play_moves(game, 1)
-    state = engine.State.from_dict(game.state)
+    state = azul.State.from_dict(game.state)
     assert state.phase == "tile"
     mover = to_move_user(game)
 

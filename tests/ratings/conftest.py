@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from games import engine, selectors, services
-from games.engine.bots import choose_move
+import azul
+from azul.ai.bots import choose_move
+from games import selectors, services
 from games.models import Game, LogEntry, Seat
 from ratings.models import PlayerRecord, Rating
 
 
-def random_move(state: engine.State, position: int, rng: random.Random) -> engine.Move:
+def random_move(state: azul.State, position: int, rng: random.Random) -> azul.Move:
     return choose_move(state, position, "random", seed=rng.randrange(2**32))
 
 
@@ -29,14 +30,14 @@ def fast_forward(game_id: Any, rng: random.Random) -> Game:
     entries = []
     while True:
         if state.phase == "deal":
-            tiles = engine.draw_tiles(state, rng)
-            entry = engine.deal_entry(tiles)
-            after = engine.deal(state, tiles=tiles)
+            tiles = azul.draw_tiles(state, rng)
+            entry = azul.deal_entry(tiles)
+            after = azul.deal(state, tiles=tiles)
         else:
             position = state.to_move[0]
             move = random_move(state, position, rng)
-            entry = engine.move_entry(position, move)
-            after = engine.play(state, move, position)
+            entry = azul.move_entry(position, move)
+            after = azul.play(state, move, position)
             if after.phase == "over":
                 break
         entries.append(

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from games import engine
+import azul
 from games.models import Game, LogEntry
 from tests.pages.conftest import play_moves
 
@@ -23,9 +23,9 @@ def log_of(game: Game) -> list[dict[str, Any]]:
     )
 
 
-def replayed(game: Game, entries: list[dict[str, Any]]) -> engine.State:
+def replayed(game: Game, entries: list[dict[str, Any]]) -> azul.State:
     """The engine alone, from the first entries of the log."""
-    return engine.replay(
+    return azul.replay(
         entries, players=game.num_players, variant=game.variant, first_player=game.first_player
     )
 

@@ -8,7 +8,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games import engine, selectors, services
+import azul
+from games import selectors, services
 from games.errors import GameError
 from games.export_serializers import (
     ExportPlayerSerializer,
@@ -32,9 +33,9 @@ def fields(serializer_class) -> set[str]:
     return set(serializer_class().fields)
 
 
-def rebuilt(export: dict) -> engine.State:
-    """The game from its export, with nothing but the engine."""
-    return engine.replay(
+def rebuilt(export: dict) -> azul.State:
+    """The game from its export, with nothing but the azul."""
+    return azul.replay(
         export["entries"],
         players=len(export["players"]),
         variant=export["variant"],

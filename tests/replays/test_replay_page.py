@@ -10,7 +10,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import engine, replays
+import azul
+from games import replays
 from games.models import Game
 from tests.pages.conftest import play_moves
 from tests.replays.conftest import log_of, replayed
@@ -166,10 +167,10 @@ def test_the_engine_replays_at_most_one_round_for_any_ply(finished_colored, monk
 
     applied = []
     parsed = []
-    real_apply, real_from_dict = engine.apply_entry, engine.State.from_dict
-    monkeypatch.setattr(engine, "apply_entry", lambda s, e: applied.append(e) or real_apply(s, e))
+    real_apply, real_from_dict = azul.apply_entry, azul.State.from_dict
+    monkeypatch.setattr(azul, "apply_entry", lambda s, e: applied.append(e) or real_apply(s, e))
     monkeypatch.setattr(
-        engine.State, "from_dict", lambda data: parsed.append(1) or real_from_dict(data)
+        azul.State, "from_dict", lambda data: parsed.append(1) or real_from_dict(data)
     )
 
     per_ply = {}

@@ -3,9 +3,10 @@ floor line cost and the new score, as the engine counted them."""
 
 import pytest
 
-from games import engine, replays
-from games.engine import FLOOR_PENALTY
-from tests.engine.builders import position
+import azul
+from azul import FLOOR_PENALTY
+from games import replays
+from tests.azul.builders import position
 from tests.replays.conftest import log_of, replayed
 
 pytestmark = pytest.mark.django_db
@@ -28,11 +29,11 @@ def engine_points(variant: str, wall: list, line: int, column: int, color: str) 
     empty = {**board, "pattern_lines": [[None, 0]] * 5, "wall": [[None] * 5] * 5}
     state = position([board, empty], variant=variant, center="b" if color != "blue" else "y")
     offered = state.to_dict()["center"][0]
-    state = engine.play(state, f"C {offered} floor", 0)
+    state = azul.play(state, f"C {offered} floor", 0)
     if state.phase == "tile":  # the gray wall asks where the tile goes when there is a choice
-        state = engine.play(state, f"wall {line} {column}", 0)
+        state = azul.play(state, f"wall {line} {column}", 0)
     assert state.to_dict()["boards"][0]["wall"][line - 1][column - 1] == color
-    bonus = engine.result(state).standings[0].bonus if state.phase == "over" else 0
+    bonus = azul.result(state).standings[0].bonus if state.phase == "over" else 0
     return state.scores[0] - bonus - START_SCORE + MARKER_AND_ONE_TILE
 
 
@@ -75,7 +76,7 @@ def test_each_rounds_scoring_is_the_engines(recorded, request):
 def test_a_round_tiled_by_hand_scores_what_the_rulebook_says():
     """Rulebook, "Scoring": a tile with no neighbour scores 1; otherwise the tiles linked
     horizontally, plus those linked vertically, counting itself in each."""
-    colored_wall = [[engine.COLORS[(c - r) % 5] for c in range(5)] for r in range(5)]
+    colored_wall = [[azul.COLORS[(c - r) % 5] for c in range(5)] for r in range(5)]
     wall = [[None] * 5 for _ in range(5)]
     assert engine_points("colored", wall, 1, 1, "blue") == 1
     wall[0][1] = colored_wall[0][1]

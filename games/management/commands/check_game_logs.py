@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Prefetch
 
-from games import engine
+import azul
 from games.models import Game, LogEntry
 
 
@@ -26,7 +26,7 @@ def check_game(game: Game, entries: list[LogEntry]) -> list[str]:
             problems.append("the cached state is set but the log is empty")
         return problems
     try:
-        state = engine.replay(
+        state = azul.replay(
             [e.data for e in entries],
             players=game.num_players,
             variant=game.variant,

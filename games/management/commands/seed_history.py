@@ -5,7 +5,7 @@
 Players are users `seedNNNNN` (password unusable) with their profiles. Each game is a real one:
 a handful of games per kind (2-4 players, colored or gray wall) are played to the end with the
 engine (seeded deals, uniformly random legal moves), and every generated game reuses one of those
-logs with other players, so its log replays (`engine.replay`) to its stored state and its seats'
+logs with other players, so its log replays (`azul.replay`) to its stored state and its seats'
 final scores and places are the engine's result. About 5% of the games have a computer at one
 seat (unrated). Games end one after another over the last two years, each at its own instant.
 
@@ -34,8 +34,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 
+import azul
 from accounts.models import Profile
-from games import engine
 from games.models import Game, LogEntry, Seat
 from ratings import skill
 from ratings.models import PlayerRecord, RatedGame, Rating
@@ -49,19 +49,19 @@ SPAN = timedelta(days=730)
 
 def play_template(players: int, variant: str, first: int, rng: random.Random):
     """One real game played to its end: (log entries, final state dict, result)."""
-    state = engine.new_game(players, variant, first)
+    state = azul.new_game(players, variant, first)
     entries = []
     while state.phase != "over":
         if state.phase == "deal":
-            tiles = engine.draw_tiles(state, rng)
-            entries.append(engine.deal_entry(tiles))
-            state = engine.deal(state, tiles=tiles)
+            tiles = azul.draw_tiles(state, rng)
+            entries.append(azul.deal_entry(tiles))
+            state = azul.deal(state, tiles=tiles)
         else:
             player = state.to_move[0]
-            move = engine.random_move(state, rng, player)
-            entries.append(engine.move_entry(player, move))
-            state = engine.play(state, move, player)
-    return entries, state.to_dict(), engine.result(state)
+            move = azul.random_move(state, rng, player)
+            entries.append(azul.move_entry(player, move))
+            state = azul.play(state, move, player)
+    return entries, state.to_dict(), azul.result(state)
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ import random
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from azul import (
     COLORS,
     IllegalMove,
     Place,
@@ -25,7 +25,7 @@ from games.engine import (
     replay,
     result,
 )
-from games.engine.rules import _row_still_possible
+from azul.rules import _row_still_possible
 
 from .builders import count_tiles, random_step, snapshot
 
@@ -90,7 +90,7 @@ def test_random_games_keep_every_invariant_and_end(game):
         assert steps < MAX_ROUNDS * (1 + 36 + 5 * players)
     final = result(state)
     assert final.winners
-    # Over for one of the reasons games.engine.rules gives: a row complete, no tile left to
+    # Over for one of the reasons azul.rules gives: a row complete, no tile left to
     # deal, or nobody able to complete a row any more.
     assert (
         any(mask == 0b11111 for b in state.boards for mask in b.row_mask)

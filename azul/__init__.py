@@ -1,7 +1,7 @@
 """A pure-Python Azul rules engine: no Django, no I/O, no hidden randomness.
 
 >>> import random
->>> from games.engine import new_game, deal, legal_moves, play
+>>> from azul import new_game, deal, legal_moves, play
 >>> state = deal(new_game(2), rng=random.Random(1))
 >>> state.phase, state.to_move
 ('take', [0])

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from games.engine import (
+from azul import (
     COLORS,
     FACTORY_COUNT,
     State,

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from games.engine import COLORS, FACTORY_COUNT, deal, new_game
+from azul import COLORS, FACTORY_COUNT, deal, new_game
 
 from .builders import count_tiles
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.engine import CENTER, FLOOR, IllegalMove, Take, legal_moves, play
+from azul import CENTER, FLOOR, IllegalMove, Take, legal_moves, play
 
 from .builders import BLUE, RED, YELLOW, board, position, snapshot
 

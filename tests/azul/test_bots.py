@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import COLORS, FLOOR, Place, Take, deal, legal_moves, new_game, play, random_move
-from games.engine.bots import LEVELS, choose_move, move_values
-from games.engine.state import State
+from azul import COLORS, FLOOR, Place, Take, deal, legal_moves, new_game, play, random_move
+from azul.ai.bots import LEVELS, choose_move, move_values
+from azul.state import State
 
 TINY = 12  # rollouts: enough to exercise the search, cheap enough for property tests
 

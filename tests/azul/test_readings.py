@@ -3,7 +3,7 @@
 The third reading, a deal that finds no tile at all, is tested in test_next_round.py.
 """
 
-from games.engine import play
+from azul import play
 
 from .builders import board, dealt, position
 

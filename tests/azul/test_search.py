@@ -10,11 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import deal, legal_moves, new_game, play
-from games.engine.arena import Seat, bot_move, parse_bot, parse_weights, play_game, wilson
-from games.engine.arena import main as arena_main
-from games.engine.bots import LEVELS, choose_move, choose_move_with_stats
-from games.engine.search import (
+from azul import deal, legal_moves, new_game, play
+from azul.ai.bots import LEVELS, choose_move, choose_move_with_stats
+from azul.ai.search import (
     DEFAULT,
     SearchStats,
     Weights,
@@ -23,7 +21,9 @@ from games.engine.search import (
     search,
     uct_search,
 )
-from games.engine.state import Board
+from azul.state import Board
+from tools.arena import Seat, bot_move, parse_bot, parse_weights, play_game, wilson
+from tools.arena import main as arena_main
 
 from .test_bots import random_position
 

@@ -5,7 +5,7 @@ cheap (the computer players copy states tens of thousands of times a move). The 
 view is :meth:`State.to_dict`; the public attributes are ``players``, ``variant``, ``phase``,
 ``round``, ``to_move`` and ``scores``.
 
-Tiles are colour indices 0-4 (see :data:`~games.engine.moves.COLORS`). The bag and the lid are
+Tiles are colour indices 0-4 (see :data:`~azul.moves.COLORS`). The bag and the lid are
 multisets (counts per colour): the order of the tiles in the bag does not exist until a deal draws
 them, so nothing about future draws is ever stored.
 """
@@ -100,7 +100,7 @@ class Board:
 
 
 class State:
-    """A whole game at one moment. Use the functions of :mod:`games.engine` to change it."""
+    """A whole game at one moment. Use the functions of :mod:`azul` to change it."""
 
     __slots__ = (
         "players",

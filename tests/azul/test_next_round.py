@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from games.engine import COLORS, IllegalMove, deal, draw_tiles
+from azul import COLORS, IllegalMove, deal, draw_tiles
 
 from .builders import board, crowded_boards, dealt, position, snapshot, tiles
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.engine import CENTER, FLOOR, InvalidNotation, Place, Take, legal_moves, parse_move
+from azul import CENTER, FLOOR, InvalidNotation, Place, Take, legal_moves, parse_move
 
 from .builders import random_game
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.engine import IllegalMove, deal, legal_moves, play, result
+from azul import IllegalMove, deal, legal_moves, play, result
 
 from .builders import board, finish_offer, position, snapshot
 

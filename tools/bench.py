@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m games.engine.bench`` (or ``make bench``).
+"""Engine benchmark: ``python -m tools.bench`` (or ``make bench``).
 
 Prints, for 2, 3 and 4 players on both walls, single process:
 
@@ -22,8 +22,8 @@ import argparse
 import random
 import time
 
-from .rules import deal, legal_moves, new_game, play, play_out, random_move
-from .search import search, uct_search
+from azul.ai.search import search, uct_search
+from azul.rules import deal, legal_moves, new_game, play, play_out, random_move
 
 
 def _rate(count: int, seconds: float) -> float:
@@ -32,7 +32,7 @@ def _rate(count: int, seconds: float) -> float:
 
 def _positions(players: int, variant: str, games: int, rng: random.Random) -> list:
     """(state, move) pairs from random games: every position where a player had to move."""
-    from .rules import _random_step  # the same stepping the playouts use
+    from azul.rules import _random_step  # the same stepping the playouts use
 
     pairs = []
     for _ in range(games):

@@ -11,10 +11,10 @@ import random
 import time
 from dataclasses import dataclass
 
-from .bots import move_values
-from .moves import Move
-from .search import SearchStats, deadline_for, search
-from .state import State
+from azul.ai.bots import move_values
+from azul.ai.search import SearchStats, deadline_for, search
+from azul.moves import Move
+from azul.state import State
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,10 @@
 """Play computer players against each other and measure their strength.
 
-    python -m games.engine.arena strong uct --games 100 --budget 1.0 --jobs 2
-    python -m games.engine.arena strong greedy --players 4 --games 100 --budget 1.0
+    python -m tools.arena strong uct --games 100 --budget 1.0 --jobs 2
+    python -m tools.arena strong greedy --players 4 --games 100 --budget 1.0
 
-The bots are the levels of :data:`games.engine.bots.LEVELS` and ``uct``, a plain UCT tree
-search (random rollouts to the end of the round, see :func:`games.engine.search.uct_search`) kept
+The bots are the levels of :data:`azul.ai.bots.LEVELS` and ``uct``, a plain UCT tree
+search (random rollouts to the end of the round, see :func:`azul.ai.search.uct_search`) kept
 here as a textbook yardstick and never offered on the site.
 
 Seats are rotated fairly: each deal seed is played once per rotation of the seats (``--players``
@@ -39,9 +39,9 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .bots import LEVELS, choose_move_with_stats
-from .rules import _apply_deal, _draw, _tally, deal, new_game, play, play_out, result
-from .search import DEFAULT, SearchStats, Weights, deadline_for, uct_search
+from azul.ai.bots import LEVELS, choose_move_with_stats
+from azul.ai.search import DEFAULT, SearchStats, Weights, deadline_for, uct_search
+from azul.rules import _apply_deal, _draw, _tally, deal, new_game, play, play_out, result
 
 YARDSTICKS = ("uct",)
 """Arena-only players (not site levels)."""
@@ -386,7 +386,7 @@ def schedule(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m games.engine.arena",
+        prog="python -m tools.arena",
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

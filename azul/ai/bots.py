@@ -1,8 +1,8 @@
 """Computer players: ``random``, ``greedy``, ``medium``, ``strong`` and ``master``.
 
 >>> import random
->>> from games.engine import deal, new_game
->>> from games.engine.bots import choose_move
+>>> from azul import deal, new_game
+>>> from azul.ai.bots import choose_move
 >>> state = deal(new_game(2), rng=random.Random(1))
 >>> move = choose_move(state, 0, "greedy")
 >>> move = choose_move(state, 0, "strong", seed=7, iterations=50)
@@ -31,8 +31,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .moves import CENTER, FLOOR, Move, Take
-from .rules import (
+from azul.ai.search import DEFAULT, SearchStats, Weights, deadline_for, search
+from azul.moves import CENTER, FLOOR, Move, Take
+from azul.rules import (
     COLOR_BONUS,
     COLUMN_BONUS,
     ROW_BONUS,
@@ -40,8 +41,7 @@ from .rules import (
     _wall_points,
     legal_moves,
 )
-from .search import DEFAULT, SearchStats, Weights, deadline_for, search
-from .state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, State
+from azul.state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, State
 
 __all__ = [
     "LEVELS",
@@ -177,7 +177,7 @@ def choose_move_with_stats(
     iterations: int | None = None,
     weights: Weights | None = None,
 ) -> tuple[Move, SearchStats]:
-    """:func:`choose_move` and a :class:`~games.engine.search.SearchStats`: search iterations
+    """:func:`choose_move` and a :class:`~azul.ai.search.SearchStats`: search iterations
     (rollouts), seconds, CPU seconds, the budget used, and the root moves the search tried with
     their mean reward (points for the mover, against the best opponent) and visits. ``weights``
     (for tuning) replaces the level's search weights."""

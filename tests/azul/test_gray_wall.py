@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.engine import IllegalMove, Place, Take, legal_moves, play
+from azul import IllegalMove, Place, Take, legal_moves, play
 
 from .builders import board, finish_offer, position, snapshot
 

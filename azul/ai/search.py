@@ -36,8 +36,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from .moves import CENTER, FLOOR, Move, Take
-from .rules import (
+from azul.moves import CENTER, FLOOR, Move, Take
+from azul.rules import (
     COLOR_BONUS,
     COLUMN_BONUS,
     ROW_BONUS,
@@ -50,7 +50,7 @@ from .rules import (
     _tally,
     _wall_points,
 )
-from .state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, TILING_DONE, State
+from azul.state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, TILING_DONE, State
 
 __all__ = [
     "DEFAULT",
@@ -616,7 +616,7 @@ def uct_search(
     uniformly random rollouts to the end of the round (random gray-wall columns), and the reward
     the score difference to the best opponent there, scaled to [-1, 1] (a finished game: +1 for
     a win, -1 for a loss)."""
-    from .rules import _take_moves
+    from azul.rules import _take_moves
 
     _clock_check(iterations, deadline)
     root = _Node(player)

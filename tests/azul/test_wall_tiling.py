@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.engine import FLOOR_PENALTY, deal
+from azul import FLOOR_PENALTY, deal
 
 from .builders import board, finish_offer, tiles
 

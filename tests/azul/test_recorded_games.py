@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import State, apply_entry, new_game, replay, result
+from azul import State, apply_entry, new_game, replay, result
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("game_*.json"))
 

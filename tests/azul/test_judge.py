@@ -3,8 +3,8 @@ search's pruning would drop, and the best move is a legal one."""
 
 import random
 
-from games.engine import FLOOR, deal, legal_moves, new_game
-from games.engine.judge import judge_position
+from azul import FLOOR, deal, legal_moves, new_game
+from azul.ai.judge import judge_position
 
 
 def opening(players: int = 2, seed: int = 3):
