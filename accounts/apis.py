@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import selectors
-from azul_site.api import validated_input
+from core.api import validated_input
 
 
 class MeApi(APIView):

@@ -26,8 +26,7 @@ from django.utils.translation import gettext as _
 import azul
 from analysis.models import Analysis
 from azul.ai.judge import judge_position
-from azul_site.celery import send
-from games import follow_ups
+from core.tasks import send, send_on_commit
 from games.errors import GameNotFound, InvalidAction
 from games.models import Game, LogEntry, Seat
 from games.selectors import game_pk
@@ -70,7 +69,7 @@ def analysis_request(*, game_id: Any, user: AbstractBaseUser) -> Analysis:
         if not created:
             analysis.status = Analysis.Status.PENDING
             analysis.save(update_fields=["status"])
-        follow_ups.on_commit(ANALYSE_TASK, str(game.pk))
+        send_on_commit(ANALYSE_TASK, str(game.pk))
     return analysis
 
 

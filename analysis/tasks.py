@@ -3,7 +3,7 @@
 from celery import shared_task
 
 from analysis import services
-from azul_site.celery import RETRYING
+from core.tasks import RETRYING
 
 
 @shared_task(name=services.ANALYSE_TASK, **RETRYING)

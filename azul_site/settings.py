@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "axes",
+    "core",
     "accounts",
     "games",
     "notifications",
@@ -116,12 +117,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The cache is a helper, never the only copy of anything (README, "Caches"): with Redis down or
-# hung, a cache call is a quick miss (short timeouts, errors ignored, and azul_site.cache skips
+# hung, a cache call is a quick miss (short timeouts, errors ignored, and core.cache skips
 # Redis for a few seconds after it fails), and the site goes on from the database.
 REDIS_URL = env.str("REDIS_URL", default="")
 REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.25)
 if REDIS_URL:
-    from azul_site.cache import redis_cache
+    from core.cache import redis_cache
 
     CACHES = {"default": redis_cache(REDIS_URL, REDIS_TIMEOUT)}
 else:
@@ -143,7 +144,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 # Sending a task is never worth holding a request up: a broker that does not answer within
-# these seconds is skipped (azul_site.celery.send), and the sweeps do what the task would have.
+# these seconds is skipped (core.tasks.send), and the sweeps do what the task would have.
 BROKER_TIMEOUT = env.float("BROKER_TIMEOUT", default=0.5)
 CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -295,8 +296,8 @@ REST_FRAMEWORK = {
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is
-    # {"detail": ...} (see azul_site/api.py).
-    "DEFAULT_PARSER_CLASSES": ["azul_site.api.LimitedJSONParser"],
+    # {"detail": ...} (see core/api.py).
+    "DEFAULT_PARSER_CLASSES": ["core.api.LimitedJSONParser"],
     # orjson: several times faster than the standard library's encoder, with the same output
     # (UTC times end in "Z", and keys such as list indexes in errors become strings, as DRF's own
     # encoder writes them).
@@ -305,7 +306,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "ORJSON_RENDERER_OPTIONS": [orjson.OPT_UTC_Z, orjson.OPT_NON_STR_KEYS],
-    "EXCEPTION_HANDLER": "azul_site.api.api_exception_handler",
+    "EXCEPTION_HANDLER": "core.api.api_exception_handler",
 }
 # Requests to the site are small (a move is a few words); refuse big bodies early.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024

@@ -7,7 +7,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_safe
 
 from azul import FLOOR_PENALTY
-from azul_site import cache as site_cache
+from core import cache as site_cache
 from games.display import wall_pattern
 
 

@@ -1,6 +1,6 @@
 """The game API: thin DRF views that validate input, call one service or selector, and render.
 
-Errors come from `games.errors` and are rendered by `azul_site.api.api_exception_handler` as
+Errors come from `games.errors` and are rendered by `core.api.api_exception_handler` as
 `{"detail": ..., "code": ...}` with the error's status.
 
 Responses are the plain dicts that `games.selectors` builds; the output serializers describe
@@ -23,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from azul_site.api import LimitedJSONParser, PageNumbers, validated_input
+from core.api import LimitedJSONParser, PageNumbers, validated_input
 from games import exports, live, replays, selectors, services
 from games.errors import InvalidAction
 from games.export_serializers import (
@@ -64,6 +64,15 @@ ERRORS = {
 
 class GameApiBase(APIView):
     parser_classes = [LimitedJSONParser]
+
+    def conflict_details(self) -> dict[str, int]:
+        """Every 409 about a game tells its `current_ply` (`core.api`), read now when the error
+        did not carry it: the move path puts the ply on its errors itself; the rarer 409s
+        (joining a full game, answering an invitation to a game that started) are told it at the
+        cost of this one query."""
+        game_id = self.kwargs.get("game_id")
+        ply = None if game_id is None else selectors.game_ply(game_id=game_id)
+        return {} if ply is None else {"current_ply": ply}
 
     def game_view_response(self, request: Request, game: Game, code: int = 200) -> Response:
         """The game as `viewer` sees it; `game` comes with its seats (services and `game_get`)."""

@@ -15,7 +15,7 @@ from django.utils.translation import get_language, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from azul import COLORS, FLOOR_PENALTY
-from notifications.emails import and_list, ordinal
+from core.text import and_list, ordinal
 
 SYMBOLS = {
     "blue": "◆",

@@ -1,7 +1,7 @@
 """Typed errors raised by the game services and selectors.
 
 Each carries the HTTP status an API or page should answer with and a message a player can read;
-the DRF exception handler (`azul_site.api.api_exception_handler`) turns them into
+the DRF exception handler (`core.api.api_exception_handler`) turns them into
 `{"detail": message, "code": code, ...extra}` bodies; every 409 carries the game's `current_ply`.
 """
 
@@ -10,26 +10,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.errors import ServiceError
 
-class GameError(Exception):
-    status_code: int = 400
+
+class GameError(ServiceError):
     code: str = "game_error"
-    # Lazy, and made text when raised: in the language of the request that raised it.
-    default_message: str = gettext_lazy("That cannot be done in this game.")
-
-    def __init__(self, message: str | None = None, *, status_code: int | None = None) -> None:
-        self.message = str(message or self.default_message)
-        if status_code is not None:
-            self.status_code = status_code
-        super().__init__(self.message)
-
-    @property
-    def extra(self) -> dict[str, Any]:
-        """Fields added to the error body beside `detail` and `code`."""
-        return {}
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"detail": self.message, "code": self.code, **self.extra}
+    default_message: Any = gettext_lazy("That cannot be done in this game.")
 
 
 class GameNotFound(GameError):

@@ -202,7 +202,7 @@ class Seat(models.Model):
     )
     # When the player resigned (`services.game_resign`): from then the computer (greedy) plays
     # the seat to the end (`autoplay`), and the result ranks it after every seat that did not
-    # resign, whatever its score (`selectors.resigned_last`).
+    # resign, whatever its score (`standings.resigned_last`).
     resigned_at = models.DateTimeField(null=True, blank=True)
     # The player who declined the invitation to this seat: the seat keeps no user then (so the
     # player is free of the game), and waits for its creator to invite someone else or open it

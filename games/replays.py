@@ -30,7 +30,8 @@ from azul.rules import _wall_points
 from games.display import board_display
 from games.errors import GameError, GameNotFound
 from games.models import Game, LogEntry, Seat
-from games.selectors import resigned_last, resigned_positions
+from games.selectors import resigned_positions
+from games.standings import resigned_last
 
 REPLAY_CACHE_SECONDS = 24 * 3600
 """How long a finished game's replay summary is kept: it never goes stale (it is keyed by the
@@ -438,7 +439,7 @@ def replay_page(*, game: Game, ply: int) -> dict[str, Any]:
     final = summary["final"]
     result = None
     if final["phase"] == "over":
-        # As the site ranks it: players who resigned last (`selectors.resigned_last`).
+        # As the site ranks it: players who resigned last (`standings.resigned_last`).
         outcome = resigned_last(azul.result(azul.State.from_dict(final)), resigned_positions(game))
         result = [
             {"name": names[s.player], "score": s.score, "place": s.place, "bonus": s.bonus}

@@ -7,7 +7,6 @@ future deals exists). Only players see their own legal moves.
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache as django_cache
-from django.db import models
+from django.db import DatabaseError, models
 from django.db.models import Avg, Count, Exists, Max, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -24,6 +23,7 @@ import azul
 from accounts.names import player_name
 from games.errors import GameNotFound
 from games.models import Game, LogEntry, Seat
+from games.standings import resigned_last
 
 FINISHED_LIMIT = 20
 MAX_PLAYERS = 4
@@ -42,6 +42,14 @@ def game_pk(game_id: Any) -> uuid.UUID:
         return game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
     except (ValueError, TypeError, AttributeError):
         raise GameNotFound() from None
+
+
+def game_ply(*, game_id: Any) -> int | None:
+    """The game's ply now (1 query), or None when there is no such game."""
+    try:
+        return Game.objects.filter(pk=game_pk(game_id)).values_list("ply", flat=True).first()
+    except (GameNotFound, DatabaseError):
+        return None
 
 
 def game_get(*, game_id: Any) -> Game:
@@ -172,30 +180,6 @@ def _viewer_seat(game: Game, viewer: AbstractBaseUser | None) -> Seat | None:
             if s.user_id == viewer.pk and s.invitation != Seat.Invitation.PENDING
         ),
         None,
-    )
-
-
-def resigned_last(outcome: azul.Result, resigned: Collection[int]) -> azul.Result:
-    """The result as the site records it (`services._finish`) and shows it: the seats whose
-    players resigned come after every other seat whatever their scores, sharing the place after
-    the last of those; the others keep the rulebook's order among themselves (score, then
-    complete rows; a tie is shared)."""
-    resigned = set(resigned)
-    if not resigned:
-        return outcome
-    keys = {
-        s.player: (s.score, s.complete_rows) for s in outcome.standings if s.player not in resigned
-    }
-    return azul.Result(
-        tuple(
-            dataclasses.replace(
-                s,
-                place=1 + len(keys)
-                if s.player in resigned
-                else 1 + sum(1 for key in keys.values() if key > keys[s.player]),
-            )
-            for s in outcome.standings
-        )
     )
 
 

@@ -34,6 +34,7 @@ from accounts.models import Profile
 from accounts.names import player_name
 from accounts.selectors import player_get
 from azul.ai.bots import choose_move
+from core.tasks import send_on_commit
 from games import follow_ups
 from games.engine_messages import engine_error_text
 from games.errors import (
@@ -52,9 +53,9 @@ from games.selectors import (
     game_pk,
     games_waiting_forget,
     rematches_of,
-    resigned_last,
     seats_to_move,
 )
+from games.standings import resigned_last
 from notifications.services import event_ply, game_seen, notify_players
 from ratings import services as ratings
 
@@ -178,7 +179,7 @@ def _notify_turn(game: Game, seats: list[Seat], before: azul.State | None) -> No
 def _enqueue_computer_move(game: Game, seat: Seat) -> None:
     """After commit, ask a worker to play for the computer `seat`, to move at this ply."""
     queue = follow_ups.computer_move_queue(seat.bot)
-    follow_ups.on_commit(follow_ups.COMPUTER_MOVE, str(game.id), game.ply, queue=queue)
+    send_on_commit(follow_ups.COMPUTER_MOVE, str(game.id), game.ply, queue=queue)
 
 
 def _append(game: Game, entry: dict[str, Any]) -> LogEntry:
@@ -202,7 +203,7 @@ def _deal(game: Game, state: azul.State, entries: list[LogEntry]) -> azul.State:
 
 def _finish(game: Game, seats: list[Seat], state: azul.State) -> None:
     """The game is over: the seats' final scores and places, where the players who resigned
-    come last whatever their scores (`selectors.resigned_last`), and the ratings that follow
+    come last whatever their scores (`standings.resigned_last`), and the ratings that follow
     from those places (`_write`)."""
     resigned = [s.position for s in seats if s.resigned_at is not None]
     outcome = resigned_last(azul.result(state), resigned)

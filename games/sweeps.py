@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from azul_site.celery import send
+from core.tasks import send
 from games.follow_ups import COMPUTER_MOVE, computer_move_queue
 from games.models import DAYS_PER_MOVE_CHOICES, Game, Seat
 from games.selectors import seats_to_move

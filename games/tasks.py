@@ -6,7 +6,7 @@ row lock and at its ply, and does nothing if the world moved on.
 
 from celery import shared_task
 
-from azul_site.celery import RETRYING
+from core.tasks import RETRYING
 from games import follow_ups, services, sweeps
 
 

@@ -19,10 +19,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import dateformat, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from accounts.names import player_name
-from accounts.punctuation import tidy_full_stops
+from core.text import and_list, ordinal, tidy_full_stops
 from games.models import Game, Seat
 from games.selectors import game_get
 from notifications import tokens
@@ -103,30 +102,6 @@ def _local_text(moment: datetime.datetime | None, zone: zoneinfo.ZoneInfo) -> st
     return f"{when} ({zone.key.replace('_', ' ')})"
 
 
-def and_list(names: list[str]) -> str:
-    """ "Bob", "Bob and Carol", "Bob, Carol and Dave"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
-
-
-def ordinal(number: int | None) -> str:
-    """A place: "1st", "2nd", ..."""
-    if number is None:
-        return ""
-    if 10 <= number % 100 <= 20:
-        text = pgettext("place", "%(number)sth")
-    elif number % 10 == 1:
-        text = pgettext("place", "%(number)sst")
-    elif number % 10 == 2:
-        text = pgettext("place", "%(number)snd")
-    elif number % 10 == 3:
-        text = pgettext("place", "%(number)srd")
-    else:
-        text = pgettext("place", "%(number)sth")
-    return text % {"number": number}
-
-
 def seat_name(seat: Seat) -> str:
     """What the player's opponents call this seat: display name, else username."""
     if seat.kind == Seat.Kind.COMPUTER:
@@ -168,7 +143,7 @@ def _game_context(game: Game, user_id: Any, zone: zoneinfo.ZoneInfo) -> dict[str
             "score": s.final_score,
             "place": ordinal(s.place),
             "first": s.place == 1,
-            # Ranked last for it, whatever the score (`games.selectors.resigned_last`).
+            # Ranked last for it, whatever the score (`games.standings.resigned_last`).
             "resigned": s.resigned_at is not None,
         }
         for s in sorted(seats, key=lambda s: (s.place or 99, s.position))

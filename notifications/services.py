@@ -45,7 +45,7 @@ from django.utils import timezone
 
 from accounts.models import DELIVERY_FIELDS, Delivery, time_zone_names
 from accounts.services import profile_update
-from azul_site.celery import send
+from core.tasks import send
 from games.models import Game
 from games.selectors import games_for_user
 from notifications import emails, selectors

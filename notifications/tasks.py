@@ -6,7 +6,7 @@ claims it (`services.notification_send`).
 
 from celery import shared_task
 
-from azul_site.celery import RETRYING
+from core.tasks import RETRYING
 from notifications import services
 
 

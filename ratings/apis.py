@@ -6,7 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from azul_site.api import PageNumbers, validated_input
+from core.api import PageNumbers, validated_input
 from games.models import Game
 from games.serializers import ErrorSerializer
 from ratings import selectors

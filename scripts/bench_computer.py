@@ -186,18 +186,20 @@ class Person:
         next (the person moves again, or the game ended)."""
         from django.db import connection
 
+        import azul
+        import core.tasks
         from azul.ai.bots import choose_move
-        from games import engine, follow_ups, services
+        from games import services
         from games.models import LogEntry
 
         game = self._my_turn() if self.game_id else None
         while game is None:
             self._new_game()
             game = self._my_turn()
-        move = engine.random_move(game.engine_state(), self.rng, PERSON)
+        move = azul.random_move(game.engine_state(), self.rng, PERSON)
 
         committed, sent = [], []
-        commit, send = connection.commit, follow_ups.send
+        commit, send = connection.commit, core.tasks.send
 
         def timed_commit() -> None:
             commit()
@@ -212,7 +214,7 @@ class Person:
 
         with (
             patch.object(connection, "commit", timed_commit),
-            patch.object(follow_ups, "send", timed_send),
+            patch.object(core.tasks, "send", timed_send),
         ):
             game = services.move_submit(
                 game_id=game.id, user=self.user, move=str(move), expected_ply=game.ply

@@ -273,15 +273,15 @@ class Mover:
         return self.views[game]
 
     def move(self, game: str) -> None:
-        from games import engine
+        import azul
 
         view = self._view(game)
         if view["status"] != "active":
             return
-        state = engine.State.from_dict(view["state"])
+        state = azul.State.from_dict(view["state"])
         position = state.to_move[0]
         username = next(p["username"] for p in view["players"] if p["position"] == position)
-        move = engine.random_move(state, self.rng, position)
+        move = azul.random_move(state, self.rng, position)
         headers = {
             "Authorization": f"Token {self.seeded.players[game][username]}",
             "Content-Type": "application/json",

@@ -111,14 +111,14 @@ class Seeded:
 def start_states(count: int, seed: int) -> dict[int, list[dict]]:
     """Real started games from the engine (new game, then the first deal drawn with a seeded
     generator), as `Game.state` holds them, by the player to move."""
-    from games import engine
+    import azul
 
     rng = random.Random(seed)
     states: dict[int, list[dict]] = {0: [], 1: []}
     for i in range(count):
         first = i % 2
-        state = engine.new_game(2, "gray" if i % 4 >= 2 else "colored", first)
-        state = engine.deal(state, tiles=engine.draw_tiles(state, rng))
+        state = azul.new_game(2, "gray" if i % 4 >= 2 else "colored", first)
+        state = azul.deal(state, tiles=azul.draw_tiles(state, rng))
         assert state.to_move == [first]
         states[first].append(state.to_dict())
     return states

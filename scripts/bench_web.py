@@ -138,7 +138,8 @@ def seed(concurrency: int, games_per_pair: int, long_moves: int) -> Seed:
     django.setup()
     from rest_framework.authtoken.models import Token
 
-    from games import engine, selectors, services
+    import azul
+    from games import selectors, services
     from games.models import Game
 
     Game.objects.all().delete()
@@ -163,11 +164,11 @@ def seed(concurrency: int, games_per_pair: int, long_moves: int) -> Seed:
     by_seat = {s.position: s.user for s in long_game.seats.all()}
     for _ in range(long_moves):
         game = selectors.game_get(game_id=long_game.id)
-        state = engine.State.from_dict(game.state)
+        state = azul.State.from_dict(game.state)
         if game.status != Game.Status.ACTIVE or not state.to_move:
             break
         position = state.to_move[0]
-        move = str(engine.random_move(state, rng, position))
+        move = str(azul.random_move(state, rng, position))
         services.move_submit(
             game_id=game.id, user=by_seat[position], move=move, expected_ply=game.ply
         )
@@ -397,16 +398,16 @@ class MovingPair:
 
     def play(self, take_turn, record) -> None:
         """Move while `take_turn()` allows; `record(status, data, elapsed)` each answer."""
-        from games import engine
+        import azul
 
         while self.view["status"] == "active" or self._next_game():
             if self.view["status"] != "active":
                 continue
             if not take_turn():
                 return
-            state = self.state or engine.State.from_dict(self.view["state"])
+            state = self.state or azul.State.from_dict(self.view["state"])
             position, ply = state.to_move[0], self.view["ply"]
-            move = engine.random_move(state, self.rng, position)
+            move = azul.random_move(state, self.rng, position)
             body = orjson.dumps({"move": str(move), "expected_ply": ply})
             headers = {
                 "Authorization": f"Token {self.tokens[self.seat_user[position]]}",
@@ -424,7 +425,7 @@ class MovingPair:
             # The answer's state is the move played on the state before, unless the server dealt
             # a new round after it: playing it here costs the load generator (which shares the
             # machine with the server) less than parsing the answer's.
-            self.state = engine.play(state, move, position) if self.view["ply"] == ply + 1 else None
+            self.state = azul.play(state, move, position) if self.view["ply"] == ply + 1 else None
 
 
 def run_moves(pairs: list[MovingPair], seconds: float, max_requests: int) -> Result:

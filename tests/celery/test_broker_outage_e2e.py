@@ -16,8 +16,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from azul_site import cache as site_cache
-from azul_site.cache import redis_cache
+from core import cache as site_cache
+from core.cache import redis_cache
 from games import sweeps
 from games.models import Game
 from notifications import services as notifications

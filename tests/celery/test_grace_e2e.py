@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 import azul
-from azul_site.celery import send
+from core.tasks import send
 from games.models import Game
 from notifications.models import Notification
 from tests.celery.conftest import first_legal_move, wait_for

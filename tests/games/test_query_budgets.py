@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import azul
-from azul_site.celery import send
+from core.tasks import send
 from games import selectors, services
 from games.follow_ups import COMPUTER_MOVE
 from games.models import Game

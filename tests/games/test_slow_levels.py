@@ -4,6 +4,7 @@ can sit at a table."""
 
 import pytest
 
+import core.tasks
 from azul import legal_moves
 from azul.ai.bots import LEVELS
 from games import follow_ups, services
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def sent(monkeypatch):
     calls = []
     monkeypatch.setattr(
-        follow_ups, "send", lambda task, args, queue=None: calls.append((task, queue)) or True
+        core.tasks, "send", lambda task, args, queue=None: calls.append((task, queue)) or True
     )
     return calls
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 import azul
-from games import selectors, services
+from games import selectors, services, standings
 from games.models import Game, Seat
 from ratings import skill
 from ratings.models import PlayerRecord
@@ -32,12 +32,12 @@ def test_resigned_seats_come_last_whatever_their_scores():
         (standing(0, 50, 1, 1), standing(1, 40, 3), standing(2, 50, 1, 1), standing(3, 10, 4))
     )
     places = lambda result: [s.place for s in result.standings]  # noqa: E731
-    assert places(selectors.resigned_last(outcome, [])) == [1, 3, 1, 4]
+    assert places(standings.resigned_last(outcome, [])) == [1, 3, 1, 4]
     # 0 resigned with the best score: after every other seat, which keep their order.
-    assert places(selectors.resigned_last(outcome, [0])) == [4, 2, 1, 3]
+    assert places(standings.resigned_last(outcome, [0])) == [4, 2, 1, 3]
     # Two resigned: they share the place after the others.
-    assert places(selectors.resigned_last(outcome, [0, 2])) == [3, 1, 3, 2]
-    assert [s.score for s in selectors.resigned_last(outcome, [0]).standings] == [50, 40, 50, 10]
+    assert places(standings.resigned_last(outcome, [0, 2])) == [3, 1, 3, 2]
+    assert [s.score for s in standings.resigned_last(outcome, [0]).standings] == [50, 40, 50, 10]
 
 
 @pytest.fixture

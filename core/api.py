@@ -1,7 +1,9 @@
-"""Site-wide DRF plumbing: one error shape for every API error, and a size-limited JSON parser.
+"""Site-wide DRF plumbing: one error shape for every API error, pages, and a size-limited JSON
+parser.
 
-Every error body is `{"detail": "<what was wrong>", ...}`: game service errors add their `code`,
-every 409 about a game its `current_ply`, and validation errors the per-field `errors`.
+Every error body is `{"detail": "<what was wrong>", ...}`: service errors add their `code`, every
+409 what the view adds to a conflict (`conflict_details`: a game's `current_ply`), and validation
+errors the per-field `errors`.
 """
 
 import io
@@ -9,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.db import DatabaseError, IntegrityError
+from django.db import IntegrityError
 from django.utils.translation import gettext
 from drf_orjson_renderer.parsers import ORJSONParser
 from rest_framework import exceptions, serializers, status
@@ -17,9 +19,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
-from games.errors import GameError, GameNotFound
-from games.models import Game
-from games.selectors import game_pk
+from core.errors import ServiceError
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -89,28 +89,19 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     return [f"{where}: {detail}" if where else str(detail)]
 
 
-def _current_ply(context: dict[str, Any]) -> dict[str, int]:
-    """`{"current_ply": N}` for the game the request names (its `game_id` URL part), read now;
-    empty when the request names no game, or no game that exists.
-
-    Read here, on the way out of a refusal, rather than by every raiser: the move path knows the
-    ply and puts it on its errors itself; the rarer 409s (joining a full game, answering an
-    invitation to a game that started) are told it at the cost of this one query."""
-    game_id = (context.get("kwargs") or {}).get("game_id")
-    if game_id is None:
-        return {}
-    try:
-        ply = Game.objects.filter(pk=game_pk(game_id)).values_list("ply", flat=True).first()
-    except (GameNotFound, DatabaseError):
-        return {}
-    return {} if ply is None else {"current_ply": ply}
+def _conflict_details(context: dict[str, Any]) -> dict[str, Any]:
+    """What the view adds to a 409's body (`view.conflict_details()`: a game's API tells the
+    game's `current_ply`), read on the way out of a refusal rather than by every raiser."""
+    view = context.get("view")
+    details = getattr(view, "conflict_details", None)
+    return details() if callable(details) else {}
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, GameError):
+    if isinstance(exc, ServiceError):
         body = exc.as_dict()
-        if exc.status_code == status.HTTP_409_CONFLICT and "current_ply" not in body:
-            body.update(_current_ply(context))
+        if exc.status_code == status.HTTP_409_CONFLICT:
+            body = {**_conflict_details(context), **body}
         set_rollback()
         return Response(body, status=exc.status_code)
     if isinstance(exc, RequestDataTooBig):
@@ -120,7 +111,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         body = {
             "detail": gettext("The request conflicted with a simultaneous change: try again."),
             "code": "conflict",
-            **_current_ply(context),
+            **_conflict_details(context),
         }
         set_rollback()
         return Response(body, status=status.HTTP_409_CONFLICT)

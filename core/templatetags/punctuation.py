@@ -1,4 +1,4 @@
-"""One full stop after a name that ends with one (`accounts.punctuation`).
+"""One full stop after a name that ends with one (`core.text`).
 
 `{{ winners|end_sentence }}` ends a sentence with a name; for a sentence written whole in the
 template (a translated one), `{% filter tidy_full_stops %}...{% endfilter %}` mends it.
@@ -7,7 +7,7 @@ template (a translated one), `{% filter tidy_full_stops %}...{% endfilter %}` me
 from django import template
 from django.utils.safestring import SafeData, mark_safe
 
-from accounts import punctuation
+from core import text as punctuation
 
 register = template.Library()
 

@@ -63,7 +63,7 @@ class _Outage:
 
 
 outage = _Outage()
-# The Celery broker's, for `azul_site.celery.send`: tasks not sent are found by the sweeps.
+# The Celery broker's, for `core.tasks.send`: tasks not sent are found by the sweeps.
 broker_outage = _Outage("The task broker", "tasks are left to the sweeps")
 
 
@@ -104,7 +104,7 @@ def redis_cache(url: str, timeout: float) -> dict[str, Any]:
     """The CACHES entry for django-redis at `url`: errors ignored (a miss, a dropped write), each
     call waiting at most `timeout` seconds, and Redis skipped for a while after it fails."""
     return {
-        "BACKEND": "azul_site.cache.RedisCache",
+        "BACKEND": "core.cache.RedisCache",
         "LOCATION": url,
         "OPTIONS": {
             "IGNORE_EXCEPTIONS": True,
