@@ -2,11 +2,14 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 COPY pyproject.toml README.md ./
-COPY azul_site azul_site
+COPY azul azul
+COPY core core
 COPY accounts accounts
 COPY games games
 COPY notifications notifications
 COPY ratings ratings
+COPY analysis analysis
+COPY azul_site azul_site
 RUN pip install --no-cache-dir .
 COPY . .
 # The production storage (DEBUG=0) writes the manifest that every page looks its static files up

@@ -35,9 +35,11 @@ run: venv  ## Development server on SQLite with tasks run in-process (unless the
 test: venv lint  ## Lint, then the whole test suite on PostgreSQL
 	DATABASE_URL='$(DATABASE_URL)' $(BIN)/pytest $(PYTEST_ARGS)
 
-lint: venv
+lint: venv  ## Style (ruff), the import contracts (lint-imports) and the types (mypy): pyproject.toml
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 
 screenshots: venv  ## The README's screenshots of the board (docs/screenshots/), through Chromium
 	DATABASE_URL='$(DATABASE_URL)' $(BIN)/python scripts/screenshots.py

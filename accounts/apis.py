@@ -1,12 +1,12 @@
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import selectors
-from core.api import validated_input
+from accounts.http import AuthenticatedRequest
+from core.api import error_response, validated_input
 
 
 class MeApi(APIView):
@@ -15,7 +15,7 @@ class MeApi(APIView):
         display_name = serializers.CharField()
 
     @extend_schema(responses=OutputSerializer)
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         # The signed-in user always comes with their profile (accounts.models.UserManager).
         data = {
             "username": request.user.get_username(),
@@ -48,10 +48,6 @@ class PlayerSearchApi(APIView):
             help_text="the name shown to other players: their display name, else the username"
         )
 
-    class PlayerSearchErrorSerializer(serializers.Serializer):
-        detail = serializers.CharField()
-        errors = serializers.DictField(required=False)
-
     @extend_schema(
         operation_id="players_search",
         parameters=[
@@ -67,10 +63,7 @@ class PlayerSearchApi(APIView):
         ],
         responses={
             200: PlayerFoundSerializer(many=True),
-            400: OpenApiResponse(
-                PlayerSearchErrorSerializer,
-                description="`search` missing, shorter than 2 or too long",
-            ),
+            400: error_response("`search` missing, shorter than 2 or too long"),
         },
         description=(
             f"Up to {selectors.PLAYER_SEARCH_LIMIT} active players whose username or display "
@@ -79,7 +72,7 @@ class PlayerSearchApi(APIView):
             "and the reason in `detail`."
         ),
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         data = validated_input(self.PlayerSearchInputSerializer, request.query_params)
         players = selectors.players_search(prefix=data["search"], exclude=request.user)
         return Response(players)

@@ -1,6 +1,7 @@
+from typing import Any
+
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -11,6 +12,7 @@ from accounts.models import (
     VACATION_DAYS_A_YEAR,
     Delivery,
     Profile,
+    User,
 )
 from accounts.time_zones import UTC, TimeZoneField, grouped_time_zone_choices
 
@@ -34,7 +36,7 @@ class SignupForm(AllauthSignupForm):
     def clean_time_zone(self) -> str:
         return self.cleaned_data.get("time_zone") or UTC
 
-    def custom_signup(self, request: HttpRequest, user: AbstractBaseUser) -> None:
+    def custom_signup(self, request: HttpRequest, user: User) -> None:
         super().custom_signup(request, user)
         services.profile_update(user=user, time_zone=self.cleaned_data["time_zone"])
 
@@ -61,8 +63,9 @@ class ProfileForm(forms.ModelForm):
     def email_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in (*DELIVERY_FIELDS, "email_digest")]
 
-    def clean(self) -> dict:
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if not cleaned.get("email_digest"):
             # Otherwise what is held for the digest would never be sent, without a word.
             held = [

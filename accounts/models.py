@@ -1,6 +1,7 @@
 import zoneinfo
+from datetime import datetime, timedelta
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -22,7 +23,7 @@ class User(AbstractUser):
     """The site's user. Kept as our own model from the start so that adding a field later does
     not mean swapping AUTH_USER_MODEL under live data; preferences live on `Profile`."""
 
-    objects = UserManager()
+    objects: ClassVar[UserManager] = UserManager()
 
     # `username` is also indexed for finding a player by its start (`UPPER(username)
     # text_pattern_ops` on PostgreSQL: migration 0007_player_search_indexes).
@@ -170,6 +171,12 @@ class Profile(models.Model):
 
     def on_vacation(self, now: Any) -> bool:
         return self.vacation_until is not None and self.vacation_until > now
+
+    def vacation_left(self, now: datetime) -> timedelta:
+        """How much longer the player's clocks stay stopped after `now` (none off vacation)."""
+        if self.vacation_until is None or self.vacation_until <= now:
+            return timedelta(0)
+        return self.vacation_until - now
 
     def vacation_days_left(self, year: int) -> int:
         used = self.vacation_days_used if self.vacation_year == year else 0

@@ -1,17 +1,14 @@
 """Reads for accounts."""
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models.functions import Upper
 from rest_framework.authtoken.models import Token
 
-from accounts.models import Profile
+from accounts.models import Profile, User
 from accounts.names import player_name
 
 
-def player_get(*, username: str) -> AbstractBaseUser | None:
+def player_get(*, username: str) -> User | None:
     """The active player with this username (any letter case), with the profile joined."""
-    User = get_user_model()
     return (
         User.objects.filter(username__iexact=username, is_active=True)
         .select_related("profile")
@@ -19,11 +16,11 @@ def player_get(*, username: str) -> AbstractBaseUser | None:
     )
 
 
-def profile_for(*, user: AbstractBaseUser) -> Profile:
+def profile_for(*, user: User) -> Profile:
     return Profile.objects.select_related("user").get(user=user)
 
 
-def token_for(*, user: AbstractBaseUser) -> Token | None:
+def token_for(*, user: User) -> Token | None:
     """The user's API token, if any. Pages show only its creation date, never the key again."""
     return Token.objects.filter(user=user).first()
 
@@ -33,14 +30,13 @@ PLAYER_SEARCH_MIN = 2
 PLAYER_SEARCH_MAX = 150  # a username's longest
 
 
-def players_search(*, prefix: str, exclude: AbstractBaseUser | None = None) -> list[dict[str, str]]:
+def players_search(*, prefix: str, exclude: User | None = None) -> list[dict[str, str]]:
     """Up to `PLAYER_SEARCH_LIMIT` active players whose username or display name starts with
     `prefix` (any letter case), by username, as `{"username", "display_name"}` (the name shown to
     players: `accounts.names.player_name`). Leaves out `exclude` (the one searching).
 
     Two queries, one per name, each read along its prefix index (`PrefixSearch`): an OR across
     the user and profile tables could use neither."""
-    User = get_user_model()
     players = User.objects.filter(is_active=True)
     if exclude is not None:
         players = players.exclude(pk=exclude.pk)

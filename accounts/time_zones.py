@@ -1,13 +1,24 @@
-"""Time zones as players see them: the settings page's picker, grouped by region, and the short
-label every time on the site ends with ("KST", "CET", "UTC+4")."""
+"""Time zones as players see them: the player's zone (UTC when they have none we know), the
+settings page's picker, grouped by region, and the short label every time on the site ends with
+("KST", "CET", "UTC+4").
+
+`user_zone` is the one answer to "which zone are this player's times in": the middleware
+activates it for each request (`accounts.middleware`), and an email, rendered outside any
+request, activates its recipient's (`user_zone_activated`). Times are then shown in the active
+zone (`local_time_text`, `{{ moment|local_time }}`).
+"""
 
 from __future__ import annotations
 
 import datetime
+import re
 import zoneinfo
+from contextlib import AbstractContextManager
 from functools import cache
+from typing import Any
 
 from django import forms
+from django.utils import dateformat, timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import time_zone_names
@@ -92,7 +103,50 @@ def zone_label(moment: datetime.datetime) -> str:
 
 
 def zone_or_utc(name: str | None) -> zoneinfo.ZoneInfo:
+    """The zone called `name`, or UTC when there is none by that name (or no name)."""
     try:
         return zoneinfo.ZoneInfo(name or UTC)
     except (ValueError, zoneinfo.ZoneInfoNotFoundError):
         return zoneinfo.ZoneInfo(UTC)
+
+
+def user_zone(user: Any) -> zoneinfo.ZoneInfo:
+    """The zone `user`'s times are shown in: their profile's (`Profile.time_zone`), or UTC for
+    a visitor who is not signed in, a user without a profile or a zone no longer known.
+
+    Reads `user.profile`, which the queries that load users join (`UserManager`): no query of
+    its own there."""
+    profile = getattr(user, "profile", None) if user is not None else None
+    return zone_or_utc(getattr(profile, "time_zone", None))
+
+
+def user_zone_activated(user: Any) -> AbstractContextManager[None]:
+    """`with user_zone_activated(recipient): ...`: render in `user`'s zone, as the middleware
+    does for a request (for what is rendered outside one: emails, cached boards)."""
+    return timezone.override(user_zone(user))
+
+
+DEFAULT_FORMAT = "j M Y, H:i"
+# A `T` in a date format that is not escaped by a backslash.
+_ZONE_IN_FORMAT = re.compile(r"(?<!\\)((?:\\\\)*)T")
+
+
+def _escaped(text: str) -> str:
+    return "".join("\\" + char for char in text)
+
+
+def local_time_text(moment: datetime.datetime, fmt: str = DEFAULT_FORMAT) -> str:
+    """`moment` in the active zone, always with its zone: "23 Nov 2026, 14:05 KST".
+
+    `fmt` is a Django date format for the date and time; the zone (`zone_label`: "UTC+4" where
+    Django's `T` would print "+04") goes where the format has `T` (a translated format places
+    it), else at the end. A naive `moment` is taken to be UTC."""
+    if timezone.is_naive(moment):
+        moment = timezone.make_aware(moment, datetime.UTC)
+    local = timezone.localtime(moment)
+    fmt = str(fmt or DEFAULT_FORMAT)
+    label = zone_label(local)
+    if _ZONE_IN_FORMAT.search(fmt):
+        escaped = _ZONE_IN_FORMAT.sub(lambda m: m.group(1) + _escaped(label), fmt)
+        return dateformat.format(local, escaped)
+    return f"{dateformat.format(local, fmt)} {label}"

@@ -3,11 +3,11 @@ from django.urls import path
 from accounts import apis, views
 
 app_name = "accounts"
+# A player's public page (`accounts:player`) gathers games and ratings: `azul_site/urls.py` adds
+# it to these names, from `azul_site/players.py`.
 
 urlpatterns = [
-    path("players/<str:username>/", views.player_detail, name="player"),
     path("settings/", views.settings_view, name="settings"),
-    path("settings/vacation/", views.vacation_view, name="vacation"),
     path("settings/token/", views.token_create_view, name="token_create"),
     path("settings/token/revoke/", views.token_revoke_view, name="token_revoke"),
     path(

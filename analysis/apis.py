@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
+from accounts.http import AuthenticatedRequest
 from analysis import selectors, services
+from core.api import error_response
 from games import selectors as game_selectors
-from games.apis import ERRORS, GameApiBase
+
+NOT_A_PLAYER = error_response("not your game, or not your turn")
+NO_SUCH_GAME = error_response("no such game")
+NOT_NOW = error_response("the game moved on, or cannot do that now; `current_ply` says where it is")
 
 
 class JudgedMoveSerializer(serializers.Serializer):
@@ -43,12 +48,17 @@ class AnalysisSerializer(serializers.Serializer):
     players = PlayerAnalysisSerializer(many=True)
 
 
-class GameAnalysisApi(GameApiBase):
+class GameAnalysisApi(APIView):
+    def conflict_details(self) -> dict[str, int]:
+        """A 409 about the game tells its `current_ply`, as the game API's do (`core.api`)."""
+        ply = game_selectors.game_ply(game_id=self.kwargs["game_id"])
+        return {} if ply is None else {"current_ply": ply}
+
     @extend_schema(
         summary="A finished game's analysis",
-        responses={200: AnalysisSerializer, 404: ERRORS[404]},
+        responses={200: AnalysisSerializer, 404: NO_SUCH_GAME},
     )
-    def get(self, request: Request, game_id: str) -> Response:
+    def get(self, request: AuthenticatedRequest, game_id: str) -> Response:
         game = game_selectors.game_get(game_id=game_id)
         return Response(selectors.analysis_view(game=game, viewer=request.user))
 
@@ -63,12 +73,12 @@ class GameAnalysisApi(GameApiBase):
         responses={
             200: AnalysisSerializer,
             202: OpenApiResponse(AnalysisSerializer, description="queued"),
-            403: ERRORS[403],
-            404: ERRORS[404],
-            409: ERRORS[409],
+            403: NOT_A_PLAYER,
+            404: NO_SUCH_GAME,
+            409: NOT_NOW,
         },
     )
-    def post(self, request: Request, game_id: str) -> Response:
+    def post(self, request: AuthenticatedRequest, game_id: str) -> Response:
         before = services.analysis_request(game_id=game_id, user=request.user)
         game = game_selectors.game_get(game_id=game_id)
         view = selectors.analysis_view(game=game, viewer=request.user)

@@ -7,3 +7,7 @@ class AnalysisConfig(AppConfig):
 
     def ready(self) -> None:
         from analysis import tasks  # noqa: F401  (registers them, so they run in-process when eager)
+        from analysis.panels import panels_register
+
+        # Its panels on the game's pages (`core.panels`).
+        panels_register()

@@ -2,20 +2,68 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 
-from accounts.names import player_name
+from accounts.models import User
 from analysis.models import Analysis
+from core.cache import cached
 from games.models import Game
+from games.presenters.names import seat_names
 
 COSTLIEST = 3
 """How many of a player's costliest moves are marked and shown on their position's board."""
 
+RECORD_CACHE_SECONDS = 60
+"""How long a game's analysis is kept for its page's panel (`analysis_record_cached`). Every
+write of an analysis drops it (`analysis_forget`); this bounds how long one read just before
+such a write and stored just after it can be out of date (as `games.selectors`'
+`WAITING_COUNT_SECONDS` does for the count of games waiting)."""
 
-def analysis_for(*, game: Game) -> Analysis | None:
-    return Analysis.objects.filter(pk=game.pk).first()
+
+@dataclass(frozen=True)
+class AnalysisRecord:
+    """What the pages show of a game's analysis: its status (None: nobody asked for one), the
+    search's time per position and the judged moves (`Analysis.moves`)."""
+
+    status: str | None = None
+    seconds_per_move: float | None = None
+    moves: list[dict[str, Any]] = field(default_factory=list)
+
+
+def analysis_for(*, game_id: Any) -> Analysis | None:
+    """The game's analysis, if anyone asked for one (1 query)."""
+    return Analysis.objects.filter(pk=game_id).first()
+
+
+def analysis_record(*, game_id: Any) -> AnalysisRecord:
+    """The game's analysis as the pages show it (1 query)."""
+    analysis = analysis_for(game_id=game_id)
+    if analysis is None:
+        return AnalysisRecord()
+    return AnalysisRecord(analysis.status, analysis.seconds_per_move, analysis.moves)
+
+
+def _record_key(game_id: Any) -> str:
+    return f"analysis:record:{game_id}"
+
+
+def analysis_record_cached(*, game_id: Any) -> AnalysisRecord:
+    """`analysis_record`, kept between the writes that change it: no query while it is."""
+    return cached(
+        _record_key(game_id),
+        lambda: analysis_record(game_id=game_id),
+        RECORD_CACHE_SECONDS,
+    )
+
+
+def analysis_forget(*, game_id: Any) -> None:
+    """The game's analysis changed: its page reads it afresh."""
+    cache.delete(_record_key(game_id))
 
 
 def _player_moves(moves: list[dict[str, Any]], position: int) -> dict[str, Any]:
@@ -33,37 +81,56 @@ def _player_moves(moves: list[dict[str, Any]], position: int) -> dict[str, Any]:
     }
 
 
-def analysis_view(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, Any]:
+def analysis_view(*, game: Game, viewer: User | AnonymousUser | None) -> dict[str, Any]:
     """The analysis as shown: its status, and per player of the game (the viewer first) their
-    judged moves with the costliest marked. `game` comes with `seat_list`."""
-    analysis = analysis_for(game=game)
-    seats = game.seat_list
+    judged moves with the costliest marked. `game` comes with `seat_list` (1 query: the
+    analysis)."""
     viewer_id = getattr(viewer, "pk", None)
-    may_request = (
-        game.status == Game.Status.FINISHED
-        and not game.is_study
-        and viewer_id is not None
-        and any(seat.user_id == viewer_id for seat in seats)
+    viewer_position = next(
+        (s.position for s in game.seat_list if viewer_id is not None and s.user_id == viewer_id),
+        None,
     )
+    return analysis_shown(
+        analysis_record(game_id=game.pk),
+        finished=game.status == Game.Status.FINISHED,
+        is_study=game.is_study,
+        seat_names=seat_names(game.seat_list),
+        viewer_position=viewer_position,
+    )
+
+
+def analysis_shown(
+    analysis: AnalysisRecord,
+    *,
+    finished: bool,
+    is_study: bool,
+    seat_names: Mapping[int, str],
+    viewer_position: int | None,
+) -> dict[str, Any]:
+    """`analysis_view` from what the caller knows of the game (no query): whether it is
+    finished, a study, its seats' names by position and the viewer's position (None for one
+    who holds no seat)."""
+    may_request = finished and not is_study and viewer_position is not None
     view: dict[str, Any] = {
-        "status": analysis.status if analysis else None,
-        "may_request": may_request and (analysis is None or analysis.status == "failed"),
-        "seconds_per_move": analysis.seconds_per_move if analysis else None,
+        "status": analysis.status,
+        "may_request": may_request and analysis.status in (None, Analysis.Status.FAILED),
+        "seconds_per_move": analysis.seconds_per_move,
         "players": [],
     }
-    if analysis is None or analysis.status != Analysis.Status.DONE:
+    if analysis.status != Analysis.Status.DONE:
         return view
     judged = {m["position"] for m in analysis.moves}
-    ordered = sorted(seats, key=lambda s: (s.user_id != viewer_id, s.position))
-    for seat in ordered:
-        if seat.position not in judged:
+    # The viewer's seat first, then by position.
+    ordered = sorted(seat_names, key=lambda position: (position != viewer_position, position))
+    for position in ordered:
+        if position not in judged:
             continue
         view["players"].append(
             {
-                "position": seat.position,
-                "name": player_name(seat.user) if seat.user_id else seat.name,
-                "is_viewer": viewer_id is not None and seat.user_id == viewer_id,
-                **_player_moves(analysis.moves, seat.position),
+                "position": position,
+                "name": seat_names[position],
+                "is_viewer": position == viewer_position,
+                **_player_moves(analysis.moves, position),
             }
         )
     return view
@@ -71,7 +138,7 @@ def analysis_view(*, game: Game, viewer: AbstractBaseUser | None) -> dict[str, A
 
 def judged_move_at(*, game: Game, ply: int) -> dict[str, Any] | None:
     """The judged move played at log entry `ply`, if the game's analysis is done and judged it."""
-    analysis = analysis_for(game=game)
+    analysis = analysis_for(game_id=game.pk)
     if analysis is None or analysis.status != Analysis.Status.DONE:
         return None
     return next((m for m in analysis.moves if m["ply"] == ply), None)

@@ -18,18 +18,19 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import azul
+from accounts.models import User
+from analysis import selectors
 from analysis.models import Analysis
 from azul.ai.judge import judge_position
 from core.tasks import send, send_on_commit
 from games.errors import GameNotFound, InvalidAction
-from games.models import Game, LogEntry, Seat
-from games.selectors import game_pk
+from games.models import Game, Seat
+from games.selectors import log_entries, parse_game_id
 
 ANALYSE_TASK = "analysis.tasks.analyse_game"
 ANALYSIS_QUEUE = "analysis"
@@ -40,7 +41,7 @@ RESEND_AFTER_SECONDS = 30 * 60
 down when it was asked for) or its worker died; the task is safe to run twice."""
 
 
-def _may_request(game: Game, user: AbstractBaseUser) -> None:
+def _may_request(game: Game, user: User) -> None:
     if game.status != Game.Status.FINISHED or game.is_study:
         raise InvalidAction(
             _("Only a finished game can be analysed; this one is %(status)s.")
@@ -51,13 +52,13 @@ def _may_request(game: Game, user: AbstractBaseUser) -> None:
         raise InvalidAction(_("Only the game's players can ask for its analysis."), status_code=403)
 
 
-def analysis_request(*, game_id: Any, user: AbstractBaseUser) -> Analysis:
+def analysis_request(*, game_id: Any, user: User) -> Analysis:
     """Ask for the analysis of a finished game (a player of it only). Idempotent: the first
     request creates it and queues the work; later ones return it as it stands (a failed one is
     queued again)."""
     with transaction.atomic():
         try:
-            game = Game.objects.select_for_update().get(pk=game_pk(game_id))
+            game = Game.objects.select_for_update().get(pk=parse_game_id(game_id))
         except Game.DoesNotExist:
             raise GameNotFound() from None
         _may_request(game, user)
@@ -69,6 +70,7 @@ def analysis_request(*, game_id: Any, user: AbstractBaseUser) -> Analysis:
         if not created:
             analysis.status = Analysis.Status.PENDING
             analysis.save(update_fields=["status"])
+        transaction.on_commit(lambda: selectors.analysis_forget(game_id=game.pk))
         send_on_commit(ANALYSE_TASK, str(game.pk))
     return analysis
 
@@ -80,6 +82,7 @@ def _positions(
     people = {
         seat.position for seat in game.seats.all() if seat.kind == Seat.Kind.HUMAN and seat.user_id
     }
+    assert game.first_player is not None  # drawn when the game started, and it has finished
     state = azul.new_game(game.num_players, game.variant, game.first_player)
     positions = []
     for ply, entry in enumerate(entries):
@@ -108,11 +111,7 @@ def seconds_per_position(count: int) -> float:
 
 def judged_moves(game: Game) -> tuple[list[dict[str, Any]], float]:
     """Judge every move a person made in `game` (pure computation; nothing written)."""
-    entries = list(
-        LogEntry.objects.filter(game_id=game.pk, number__lt=game.ply)
-        .order_by("number")
-        .values_list("data", flat=True)
-    )
+    entries = [record["data"] for record in log_entries(game=game, up_to_ply=game.ply)]
     positions = _positions(game, entries)
     seconds = seconds_per_position(len(positions))
     moves = []
@@ -141,7 +140,7 @@ def judged_moves(game: Game) -> tuple[list[dict[str, Any]], float]:
 def analysis_run(*, game_id: Any) -> Analysis | None:
     """Compute a pending analysis and store it; nothing to do (None) if it is done already or
     was never asked for. Safe to run twice: the result is written only over a pending row."""
-    analysis = Analysis.objects.filter(pk=game_pk(game_id)).select_related("game").first()
+    analysis = Analysis.objects.filter(pk=parse_game_id(game_id)).select_related("game").first()
     if analysis is None or analysis.status == Analysis.Status.DONE:
         return None
     try:
@@ -150,6 +149,7 @@ def analysis_run(*, game_id: Any) -> Analysis | None:
         Analysis.objects.filter(pk=analysis.pk, status=Analysis.Status.PENDING).update(
             status=Analysis.Status.FAILED, finished_at=timezone.now()
         )
+        selectors.analysis_forget(game_id=analysis.pk)
         raise
     Analysis.objects.filter(pk=analysis.pk).exclude(status=Analysis.Status.DONE).update(
         status=Analysis.Status.DONE,
@@ -157,6 +157,7 @@ def analysis_run(*, game_id: Any) -> Analysis | None:
         seconds_per_move=seconds,
         finished_at=timezone.now(),
     )
+    selectors.analysis_forget(game_id=analysis.pk)
     analysis.refresh_from_db()
     return analysis
 

@@ -6,12 +6,13 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from analysis import services
 from analysis.models import Analysis
 from games.errors import GameError, GameNotFound
@@ -19,7 +20,7 @@ from games.errors import GameError, GameNotFound
 
 @login_required
 @require_POST
-def analysis_request(request: HttpRequest, game_id: UUID) -> HttpResponse:
+def analysis_request(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     try:
         analysis = services.analysis_request(game_id=game_id, user=request.user)
     except GameNotFound as exc:

@@ -5,45 +5,37 @@
 >>> state = deal(new_game(2), rng=random.Random(1))
 >>> state.phase, state.to_move
 ('take', [0])
->>> state = play(state, legal_moves(state)[0])
->>> state.to_move
-[1]
+>>> state.factory_tiles()[0]
+['blue', 'blue', 'black', 'white']
+>>> state = play(state, "F1 blue 2")
+>>> state.to_dict()["boards"][0]["pattern_lines"][1]
+['blue', 2]
+>>> state.to_move, len(legal_moves(state))
+([1], 102)
 
 A game is a log of entries: each round's deal (the tiles drawn into the factories) and each move.
-:func:`replay` folds a log back into a state without any random generator. See ``rules.py`` for
-the readings of the rulebook where it leaves a case open.
+:func:`replay` folds a log back into a state without any random generator.
+
+The modules, in reading order:
+
+- :mod:`azul.notation`: colours, moves (:class:`Take`, :class:`Place`) and their text notation;
+  :mod:`azul.errors`: :class:`IllegalMove` and :class:`InvalidNotation`, reasons a player reads.
+- :mod:`azul.state`: the :class:`State`, plain data that round-trips through JSON.
+- :mod:`azul.rules`: :func:`new_game`, :func:`deal`, :func:`legal_moves`, :func:`play`, each
+  checked, each returning a new state; the readings of the rulebook where it is silent.
+- :mod:`azul.mechanics` (the deal, the factory offer) and :mod:`azul.tiling` (wall tiling,
+  scoring, the end of the game): the same steps in place and unchecked, for the computer players.
+- :mod:`azul.log`: log entries and :func:`replay`; :mod:`azul.results`: :func:`result`.
+- :mod:`azul.ai`: the computer players.
 """
 
-from .moves import (
-    CENTER,
-    COLORS,
-    FLOOR,
-    EngineError,
-    IllegalMove,
-    InvalidNotation,
-    Move,
-    Place,
-    Take,
-    parse_move,
-)
-from .rules import (
-    LogEntry,
-    Result,
-    Standing,
-    apply_entry,
-    deal,
-    deal_entry,
-    draw_tiles,
-    legal_moves,
-    move_entry,
-    new_game,
-    play,
-    play_out,
-    random_move,
-    replay,
-    result,
-)
+from .errors import EngineError, IllegalMove, InvalidNotation
+from .log import LogEntry, apply_entry, deal_entry, move_entry, replay
+from .notation import CENTER, COLORS, FLOOR, Move, Place, Take, parse_move
+from .results import Result, Standing, result
+from .rules import deal, draw_tiles, legal_moves, new_game, play, play_out, random_move
 from .state import FACTORY_COUNT, FLOOR_PENALTY, State
+from .tiling import wall_points
 
 __all__ = [
     "CENTER",
@@ -74,4 +66,5 @@ __all__ = [
     "random_move",
     "replay",
     "result",
+    "wall_points",
 ]

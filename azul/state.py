@@ -5,7 +5,7 @@ cheap (the computer players copy states tens of thousands of times a move). The 
 view is :meth:`State.to_dict`; the public attributes are ``players``, ``variant``, ``phase``,
 ``round``, ``to_move`` and ``scores``.
 
-Tiles are colour indices 0-4 (see :data:`~azul.moves.COLORS`). The bag and the lid are
+Tiles are colour indices 0-4 (see :data:`~azul.notation.COLORS`). The bag and the lid are
 multisets (counts per colour): the order of the tiles in the bag does not exist until a deal draws
 them, so nothing about future draws is ever stored.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .moves import COLOR_INDEX, COLORS
+from .notation import COLOR_INDEX, COLORS
 
 TILES_PER_COLOR = 20
 TOTAL_TILES = 5 * TILES_PER_COLOR
@@ -34,6 +34,13 @@ TILING_DONE = 5
 """``Board.tiling`` value once a player has no pattern line left to tile this round."""
 
 FORMAT_VERSION = 1
+
+
+ABSENT_COLORS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(c for c in range(5) if not mask >> c & 1) for mask in range(32)
+)
+"""For a wall row's colour mask (:attr:`Board.row_mask`), the colours it does not hold yet: those
+an empty pattern line of that row may take."""
 
 
 def wall_column(row: int, color: int) -> int:

@@ -1,5 +1,5 @@
 """The ASGI application, which the live process serves (README, "Serving"): the requests that
-wait for a game to change (`games/live.py`: the board page's live updates and the API's
+wait for a game to change (`games/live/`: the board page's live updates and the API's
 `wait_for_turn`), routed to it by the reverse proxy (deploy/nginx.conf), under gunicorn with
 uvicorn workers:
 

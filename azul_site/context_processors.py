@@ -15,6 +15,11 @@ NAV_URL_NAMES = {
     "logout": "account_logout",
     "login": "account_login",
     "signup": "account_signup",
+    "leaderboard": "ratings:leaderboard",
+    "history": "games:history",
+    "rules": "rules",
+    "set_language": "set_language",
+    "player_search": "accounts:api_players",
 }
 
 

@@ -8,6 +8,7 @@ hardening that `manage.py check --deploy` asks for.
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 import orjson
@@ -165,14 +166,27 @@ ANALYSIS_SECONDS_PER_GAME = env.float(
 )
 ANALYSIS_MIN_SECONDS_PER_MOVE = env.float("ANALYSIS_MIN_SECONDS_PER_MOVE", default=0.05)
 ANALYSIS_MAX_SECONDS_PER_MOVE = env.float("ANALYSIS_MAX_SECONDS_PER_MOVE", default=4.0)
-# Every minute: deadlines (timeouts and reminders) and computer turns left waiting
-# (games.tasks.sweep); mail still pending and the daily digests (notifications.tasks.sweep).
-# `make run`, which has no beat, runs both with `manage.py sweep --every 60`.
-CELERY_BEAT_SCHEDULE: dict = {
+# The periodic work, all of it. Every minute: deadlines (timeouts) and computer turns left
+# waiting (games.tasks.sweep); reminders, mail still pending and the daily digests
+# (notifications.tasks.sweep). Every ten minutes: analyses whose task was lost
+# (analysis.tasks.sweep). A sweep still queued when the next is due is dropped rather than
+# piling up (`expires`). `make run`, which has no beat, runs the games' and the notifications'
+# with `manage.py sweep --every 60` (its analyses run in the request that asks for them).
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "games-sweep": {
         "task": "games.tasks.sweep",
         "schedule": 60.0,
         "options": {"expires": 55},
+    },
+    "notifications-sweep": {
+        "task": "notifications.tasks.sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+    "analysis-sweep": {
+        "task": "analysis.tasks.sweep",
+        "schedule": 600.0,
+        "options": {"expires": 590},
     },
 }
 
@@ -189,17 +203,6 @@ NOTIFY_MAX_ATTEMPTS = env.int("NOTIFY_MAX_ATTEMPTS", default=6)
 NOTIFY_DIGEST_HOUR = env.int("NOTIFY_DIGEST_HOUR", default=8)
 # How long an email's one-click unsubscribe link works.
 NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS", default=90)
-CELERY_BEAT_SCHEDULE["analysis-sweep"] = {
-    "task": "analysis.tasks.sweep",
-    "schedule": 600.0,
-    "options": {"expires": 590},
-}
-CELERY_BEAT_SCHEDULE["notifications-sweep"] = {
-    "task": "notifications.tasks.sweep",
-    "schedule": 60.0,
-    # A sweep still queued when the next is due is dropped rather than piling up.
-    "options": {"expires": 55},
-}
 
 # Ratings: a player appears on the leaderboard after this many rated games.
 RATINGS_MIN_GAMES = env.int("RATINGS_MIN_GAMES", default=5)
@@ -265,6 +268,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+# The lockout page's status: axes' own default, named here for the page (`accounts.lockout`).
+AXES_HTTP_RESPONSE_CODE = 429
 AXES_RESET_ON_SUCCESS = True
 # Each attempt during a lockout restarts the cool-off, so "try again in N minutes" stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
@@ -297,7 +302,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is
     # {"detail": ...} (see core/api.py).
-    "DEFAULT_PARSER_CLASSES": ["core.api.LimitedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.LimitedJSONParser"],
     # orjson: several times faster than the standard library's encoder, with the same output
     # (UTC times end in "Z", and keys such as list indexes in errors become strings, as DRF's own
     # encoder writes them).

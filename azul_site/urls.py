@@ -3,13 +3,22 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from azul_site import i18n, views
+from accounts import urls as accounts_urls
+from azul_site import i18n, players, views
+
+# A player's public page gathers games and ratings, so its view lives up here
+# (`azul_site.players`); it keeps its place among the accounts' pages and its name,
+# `accounts:player`.
+accounts_pages = [
+    *accounts_urls.urlpatterns,
+    path("players/<str:username>/", players.player_detail, name="player"),
+]
 
 # The API first: URLs are tried in order, and API calls are the most frequent requests.
 urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/", include("games.api_urls")),
+    path("api/", include("games.api.urls")),
     path("api/", include("ratings.api_urls")),
     path("api/", include("analysis.api_urls")),
     path("", views.home, name="home"),
@@ -24,8 +33,8 @@ urlpatterns = [
     # Only our own strings (locale/), not those of the admin's scripts.
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["games"]), name="javascript-catalog"),
     path("accounts/", include("allauth.urls")),
-    path("", include("accounts.urls")),
-    path("", include("games.urls")),
+    path("", include((accounts_pages, accounts_urls.app_name))),
+    path("", include("games.web.urls")),
     path("", include("ratings.urls")),
     path("", include("analysis.urls")),
     path("notifications/", include("notifications.urls")),

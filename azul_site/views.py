@@ -8,12 +8,15 @@ from django.views.decorators.http import require_GET, require_safe
 
 from azul import FLOOR_PENALTY
 from core import cache as site_cache
-from games.display import wall_pattern
+from games.presenters.board import wall_pattern
+from games.presenters.lists import home_games
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    user = request.user
+    context = {"home_games": home_games(user=user)} if user.is_authenticated else {}
+    return render(request, "home.html", context)
 
 
 @require_GET

@@ -1,55 +1,27 @@
-"""Site-wide DRF plumbing: one error shape for every API error, pages, and a size-limited JSON
-parser.
+"""Site-wide DRF plumbing: one error shape for every API error, and pages. (The size-limited
+JSON parser is `core.parsers`.)
 
 Every error body is `{"detail": "<what was wrong>", ...}`: service errors add their `code`, every
 409 what the view adds to a conflict (`conflict_details`: a game's `current_ply`), and validation
-errors the per-field `errors`.
+errors the per-field `errors`. `ErrorSerializer` describes that body in the OpenAPI schema for
+every app's API, with each app's codes (`error_codes_document`).
 """
 
-import io
+from collections.abc import Mapping
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import IntegrityError
+from django.utils.functional import lazy
 from django.utils.translation import gettext
-from drf_orjson_renderer.parsers import ORJSONParser
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 from core.errors import ServiceError
-
-
-class PayloadTooLarge(exceptions.APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_code = "payload_too_large"
-
-    def __init__(self) -> None:
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        super().__init__(
-            gettext("The request body is too large: at most %(limit)s bytes are accepted.")
-            % {"limit": limit}
-        )
-
-
-class LimitedJSONParser(ORJSONParser):
-    """JSON, refused with 413 beyond DATA_UPLOAD_MAX_MEMORY_SIZE (DRF reads the raw stream, so
-    Django's own check on `request.body` does not apply)."""
-
-    def parse(self, stream, media_type=None, parser_context=None) -> Any:
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        if limit is not None and stream is not None:
-            request = (parser_context or {}).get("request")
-            length = request.META.get("CONTENT_LENGTH") if request is not None else None
-            if length and str(length).isdigit() and int(length) > limit:
-                raise PayloadTooLarge()
-            body = stream.read(limit + 1)
-            if len(body) > limit:
-                raise PayloadTooLarge()
-            stream = io.BytesIO(body)
-        return super().parse(stream, media_type, parser_context)
+from core.parsers import PayloadTooLarge
 
 
 class PageNumbers(PageNumberPagination):
@@ -60,6 +32,45 @@ class PageNumbers(PageNumberPagination):
 
     def __init__(self, page_size: int) -> None:
         self.page_size = page_size
+
+
+_APP_ERROR_CODES: dict[str, str] = {}
+# Raised here, by `api_exception_handler`, whatever the app.
+_SITE_ERROR_CODES = {"conflict": "409: a simultaneous change got there first; try again"}
+
+
+def error_codes_document(codes: Mapping[str, str]) -> None:
+    """Lists an app's error `code`s (code -> "status: what it means") in the schema's description
+    of the error body. The schema is built on request, after every app has listed its own."""
+    _APP_ERROR_CODES.update(codes)
+
+
+def _codes_description() -> str:
+    codes = {**_APP_ERROR_CODES, **_SITE_ERROR_CODES}
+    return "what was wrong, for a program: " + "; ".join(
+        f"`{code}` ({meaning})" for code, meaning in codes.items()
+    )
+
+
+# The body of every API error, for the OpenAPI schema (its component "Error").
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="what was wrong, for a person to read")
+    code = serializers.CharField(required=False, help_text=lazy(_codes_description, str)())
+    current_ply = serializers.IntegerField(
+        required=False,
+        help_text="on every 409 about a game: its ply now (send it as `expected_ply` after"
+        " reading the game again)",
+    )
+    # A field named like the serializer's own `errors`: DRF's metaclass takes fields off the
+    # class, so the two never meet.
+    errors = serializers.JSONField(  # type: ignore[assignment]
+        required=False, help_text="invalid input: the messages per field"
+    )
+
+
+def error_response(description: str) -> OpenApiResponse:
+    """An error answer in the schema: the error body, and when it is given."""
+    return OpenApiResponse(ErrorSerializer, description=description)
 
 
 def validated_input(serializer_class: type[serializers.Serializer], data: Any) -> Any:

@@ -16,8 +16,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from django.core.cache import cache
 from django_redis.cache import RedisCache as DjangoRedisCache
 from django_redis.cache import omit_exception
 from redis.connection import Connection
@@ -27,6 +29,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 logger = logging.getLogger(__name__)
 
 SKIP_SECONDS = 5.0
+
+T = TypeVar("T")
 
 
 class _Outage:
@@ -113,3 +117,25 @@ def redis_cache(url: str, timeout: float) -> dict[str, Any]:
             "CONNECTION_POOL_KWARGS": {"connection_class": FailFastConnection},
         },
     }
+
+
+def cached(key: str, compute: Callable[[], T], timeout: float) -> T:
+    """What `compute()` returns, kept in the cache under `key` for `timeout` seconds: read from
+    there while it is, computed (and stored) when it is not.
+
+    Over `cache.get_or_set`, with what that leaves out. A failed cache call reads as None
+    (`IGNORE_EXCEPTIONS`), not as a miss: so a None from the cache is taken as a miss and
+    computed afresh (nothing kept here is None), and a value just computed is returned as it is
+    rather than read back from a cache that may have failed since."""
+    computed: list[T] = []
+
+    def compute_once() -> T:
+        computed.append(compute())
+        return computed[0]
+
+    value = cache.get_or_set(key, compute_once, timeout)
+    if computed:
+        return computed[0]
+    if value is None:
+        return compute()
+    return value

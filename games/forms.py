@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from azul.ai.bots import LEVELS
 from games.models import Seat
+from games.services import DAYS_PER_MOVE, PLAYER_COUNTS, SeatProblem, SeatSpec, seat_problems
 
-DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
-OTHER_SEATS = (2, 3, 4)
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
-# What a player can expect of each computer level, in one line (games/engine/BOTS.md says how
+# The seats besides the creator's (seat 1), as players number them.
+OTHER_SEATS = tuple(range(2, max(PLAYER_COUNTS) + 1))
+
+# What a player can expect of each computer level, in one line (tools/BOTS.md says how
 # they play). The figures are 2-player games on the colored wall, one second a move, measured
 # with `python -m tools.arena`: random scored 0.6 a game on average against greedy (40
 # games, all lost), medium won 39 of 40 against greedy (1 tie), strong 20 of 20 against greedy
@@ -58,7 +61,7 @@ def bot_levels() -> list[dict[str, str]]:
     ]
 
 
-def seat_kind_choices() -> list[tuple[str, Any]]:
+def seat_kind_choices() -> list[tuple[StrOrPromise, Any]]:
     """A seat's choices, grouped: every computer level (with how well it plays), then people."""
     computers = [
         (
@@ -90,7 +93,7 @@ class GameCreateForm(forms.Form):
 
     num_players = forms.TypedChoiceField(
         label=_("Players"),
-        choices=[(n, n) for n in (2, 3, 4)],  # labelled in the request's language (__init__)
+        choices=[(n, n) for n in PLAYER_COUNTS],  # labelled in the request's language (__init__)
         coerce=int,
         initial=2,
     )
@@ -114,8 +117,10 @@ class GameCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.creator = creator
         # Labels with numbers in them, in the request's language.
-        self.fields["num_players"].choices = [(n, _("%(n)d players") % {"n": n}) for n in (2, 3, 4)]
-        self.fields["days_per_move"].choices = [
+        cast(forms.TypedChoiceField, self.fields["num_players"]).choices = [
+            (n, _("%(n)d players") % {"n": n}) for n in PLAYER_COUNTS
+        ]
+        cast(forms.TypedChoiceField, self.fields["days_per_move"]).choices = [
             (d, ngettext("%(days)d day", "%(days)d days", d) % {"days": d}) for d in DAYS_PER_MOVE
         ]
         choices = seat_kind_choices()
@@ -145,44 +150,51 @@ class GameCreateForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        """The seats, checked as the service checks them (`services.seat_problems`), each
+        problem said under its seat's username field."""
+        super().clean()
+        cleaned = self.cleaned_data
         num_players = cleaned.get("num_players")
         if not num_players:
             return cleaned
-        User = get_user_model()
-        seats: list[dict[str, str]] = []
-        named: dict[str, int] = {}
+        specs: list[SeatSpec] = []
         for seat in OTHER_SEATS[: num_players - 1]:
             kind = cleaned.get(f"seat{seat}_kind") or DEFAULT_SEAT_KIND
-            username = (cleaned.get(f"seat{seat}_username") or "").strip()
-            field = f"seat{seat}_username"
-            if kind == "invite":
-                if not username:
-                    self.add_error(field, _("Name the player to invite, or choose another option."))
-                    continue
-                if self.creator is not None and username.lower() == self.creator.username.lower():
-                    self.add_error(field, _("You already sit in seat 1: invite someone else."))
-                    continue
-                if username.lower() in named:
-                    message = _("%(name)s is already invited to seat %(seat)d.")
-                    self.add_error(
-                        field, message % {"name": username, "seat": named[username.lower()]}
-                    )
-                    continue
-                user = User.objects.filter(username__iexact=username, is_active=True).first()
-                if user is None:
-                    self.add_error(
-                        field, _("There is no player called “%(name)s”.") % {"name": username}
-                    )
-                    continue
-                named[username.lower()] = seat
-                seats.append({"kind": "invite", "username": user.username})
-            elif kind.startswith("computer:"):
-                seats.append({"kind": "computer", "level": kind.partition(":")[2]})
+            if kind.startswith("computer:"):
+                specs.append(SeatSpec(kind="computer", level=kind.partition(":")[2]))
+            elif kind == "invite":
+                username = cleaned.get(f"seat{seat}_username") or ""
+                specs.append(SeatSpec(kind="invite", username=username))
             else:
-                seats.append({"kind": "open"})
-        cleaned["seats"] = seats
+                specs.append(SeatSpec(kind="open"))
+        resolved, problems = seat_problems(creator=self.creator, seats=specs)
+        for problem in problems:
+            self.add_error(f"seat{problem.number}_username", _seat_problem_text(problem))
+        cleaned["seats"] = [
+            {"kind": "invite", "username": user.get_username()}
+            if user is not None
+            else {"kind": "computer", "level": spec.level}
+            if spec.kind == "computer"
+            else {"kind": "open"}
+            for spec, user in resolved
+        ]
         return cleaned
+
+
+def _seat_problem_text(problem: SeatProblem) -> str:
+    """What the form says of a problem with a seat, under the seat's username field."""
+    if problem.code == "no_username":
+        return str(_("Name the player to invite, or choose another option."))
+    if problem.code == "self":
+        return str(_("You already sit in seat 1: invite someone else."))
+    if problem.code == "already_invited":
+        return str(_("%(name)s is already invited to seat %(seat)d.")) % {
+            "name": problem.name,
+            "seat": problem.invited_at,
+        }
+    if problem.code == "unknown_player":
+        return str(_("There is no player called “%(name)s”.")) % {"name": problem.name}
+    return problem.message
 
 
 class MoveForm(forms.Form):

@@ -18,7 +18,7 @@ import azul
 from games.jsoncodec import OrjsonDecoder, OrjsonEncoder
 
 
-class GameQuerySet(models.QuerySet):
+class GameQuerySet(models.QuerySet["Game"]):
     def with_seats(self) -> "GameQuerySet":
         """Games with their creator, and their seats in order as `seat_list` (`Seat.with_players`;
         +1 query)."""
@@ -69,7 +69,7 @@ class Game(models.Model):
     turn_deadline = models.DateTimeField(null=True, blank=True)
     # Chosen at random when the game starts.
     first_player = models.PositiveSmallIntegerField(null=True, blank=True)
-    # A game imported from an export (`games.exports.study_import`): finished from the start, its
+    # A game imported from an export (`games.record.study_import`): finished from the start, its
     # seats name players without being theirs, so it is in nobody's list of games, is never
     # rated and never played; it is there to be replayed.
     is_study = models.BooleanField(
@@ -90,7 +90,7 @@ class Game(models.Model):
     objects = GameQuerySet.as_manager()
 
     # The game's seats in order, with their players (`Seat.with_players`): set by the reads that
-    # the views and services use (`GameQuerySet.with_seats`, `services._read_game`).
+    # the views and services use (`GameQuerySet.with_seats`, `services.locking.read_game`).
     seat_list: list["Seat"]
 
     class Meta:

@@ -1,39 +1,46 @@
 """DRF serializers for the game API: input validation, and output shapes for the OpenAPI schema.
 
-Outputs are the dicts built by `games.selectors`; these serializers only describe and render them.
+Outputs are the dicts built by `games.presenters`; these serializers only describe and render them.
 """
 
 from rest_framework import serializers
 
-from games.models import DAYS_PER_MOVE_CHOICES, Game, Seat
+from core.api import error_codes_document
+from games.models import Game, Seat
+from games.services import BOT_LEVELS, DAYS_PER_MOVE, PLAYER_COUNTS, SEAT_KINDS, invitee_missing
 
 
 class SeatInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
-        choices=["invite", "open", "computer"],
+        choices=list(SEAT_KINDS),
         help_text="invite a named player, leave the seat open, or seat a computer player",
     )
     username = serializers.CharField(
         required=False, max_length=150, help_text="for kind=invite: who to invite"
     )
     level = serializers.ChoiceField(
-        choices=Seat.BotLevel.values,
+        choices=list(BOT_LEVELS),
         default=Seat.BotLevel.RANDOM,
         help_text="for kind=computer: its playing level",
     )
 
     def validate(self, attrs: dict) -> dict:
-        if attrs["kind"] == "invite" and not attrs.get("username", "").strip():
+        # Said here, under the field, before the service's check (`services.validate_settings`)
+        # sees the rest.
+        if invitee_missing(attrs["kind"], attrs.get("username")):
             raise serializers.ValidationError({"username": "Name the player to invite."})
         return attrs
 
 
 class GameCreateInputSerializer(serializers.Serializer):
-    players = serializers.ChoiceField(choices=[2, 3, 4], help_text="number of players, 2-4")
-    variant = serializers.ChoiceField(choices=Game.Variant.values, default=Game.Variant.COLORED)
-    days_per_move = serializers.ChoiceField(
-        choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], default=3
+    """A new game's settings: their types and choices checked here, the rest (who the seats
+    name) by the service's one check (`services.validate_settings`)."""
+
+    players = serializers.ChoiceField(
+        choices=list(PLAYER_COUNTS), help_text="number of players, 2-4"
     )
+    variant = serializers.ChoiceField(choices=Game.Variant.values, default=Game.Variant.COLORED)
+    days_per_move = serializers.ChoiceField(choices=list(DAYS_PER_MOVE), default=3)
     seats = SeatInputSerializer(
         many=True, help_text="the seats other than yours (you sit first): players - 1 of them"
     )
@@ -113,7 +120,7 @@ class ResultSerializer(serializers.Serializer):
 
 
 class GameOverviewSerializer(serializers.Serializer):
-    """What a game's row in a list and its full view both show (`selectors._overview`)."""
+    """What a game's row in a list and its full view both show (`presenters.game.game_overview`)."""
 
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=Game.Status.values)
@@ -142,7 +149,7 @@ class GameSummarySerializer(GameOverviewSerializer):
 
 class LobbyGameSerializer(GameSummarySerializer):
     """A game waiting for players, in the lobby or in the caller's invitations
-    (`selectors.lobby_rows`)."""
+    (`presenters.lists.lobby_rows`)."""
 
     created_by_name = serializers.CharField(
         help_text="the creator's name as players see it (display name, else username)"
@@ -166,7 +173,7 @@ class LobbyPageSerializer(serializers.Serializer):
 
 
 class HistoryPageSerializer(serializers.Serializer):
-    """A page of the history of finished games (`selectors.history_rows`)."""
+    """A page of the history of finished games (`presenters.lists.history_rows`)."""
 
     count = serializers.IntegerField(help_text="finished games that match the filters")
     next = serializers.URLField(allow_null=True)
@@ -222,22 +229,6 @@ ERROR_CODES = {
     "game_over": "409: the game is over",
     "game_not_active": "409: the game has not started, or was cancelled",
     "game_conflict": "409: the game is not in a state where that can be done",
-    "conflict": "409: a simultaneous change got there first; try again",
 }
-
-
-class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField(help_text="what was wrong, for a person to read")
-    code = serializers.CharField(
-        required=False,
-        help_text="what was wrong, for a program: "
-        + "; ".join(f"`{code}` ({meaning})" for code, meaning in ERROR_CODES.items()),
-    )
-    current_ply = serializers.IntegerField(
-        required=False,
-        help_text="on every 409 about a game: its ply now (send it as `expected_ply` after"
-        " reading the game again)",
-    )
-    errors = serializers.JSONField(
-        required=False, help_text="invalid input: the messages per field"
-    )
+# The error body is the site's (`core.api.ErrorSerializer`); its schema lists these codes.
+error_codes_document(ERROR_CODES)

@@ -10,10 +10,10 @@ import azul
 
 
 def resigned_last(outcome: azul.Result, resigned: Collection[int]) -> azul.Result:
-    """The result as the site records it (`services._finish`) and shows it: the seats whose
-    players resigned come after every other seat whatever their scores, sharing the place after
-    the last of those; the others keep the rulebook's order among themselves (score, then
-    complete rows; a tie is shared)."""
+    """The result as the site records it (`services.playing.record_result`) and shows it: the
+    seats whose players resigned come after every other seat whatever their scores, sharing the
+    place after the last of those; the others keep the rulebook's order among themselves (score,
+    then complete rows; a tie is shared)."""
     resigned = set(resigned)
     if not resigned:
         return outcome

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -8,4 +10,14 @@ class NotificationsConfig(AppConfig):
     def ready(self) -> None:
         # Registers the tasks in every process, so that a task sent by name runs in-process when
         # Celery is eager (development, tests) instead of going to a broker.
-        from notifications import tasks  # noqa: F401
+        import notifications.tasks  # noqa: F401
+        from notifications import receivers
+
+        receivers.connect()
+
+    def sweep(self) -> Any:
+        """This app's periodic work, for `manage.py sweep` (Celery beat runs
+        `notifications.tasks.sweep`): reminders, pending mail, digests."""
+        from notifications import sweeps
+
+        return sweeps.sweep()

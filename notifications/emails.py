@@ -4,12 +4,14 @@ unsubscribe headers (RFC 8058).
 Templates are `templates/notifications/email/<kind>_subject.txt`, `<kind>.txt` and
 `<kind>.html`. Every email names the game's opponents and links to the game (`SITE_URL` + the
 game page), to the settings page and to a signed unsubscribe link for its kind.
+
+An email is written as its recipient reads the site: in their language, with times in their
+zone, and players and seats named as every page names them (`games.presenters`).
 """
 
 from __future__ import annotations
 
 import datetime
-import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,12 +19,13 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import dateformat, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.names import player_name
 from core.text import and_list, ordinal, tidy_full_stops
 from games.models import Game, Seat
+from games.presenters.names import player_name, seat_name
+from games.presenters.times import deadline_text, user_zone_activated
 from games.selectors import game_get
 from notifications import tokens
 from notifications.models import PREFERENCE_FIELDS, Notification
@@ -43,8 +46,9 @@ class BuiltEmail:
 
 def build(notification: Notification, *, to: str) -> BuiltEmail:
     """The email for `notification` (its recipient and profile loaded), addressed to `to`, in
-    the recipient's language (`Profile.language`)."""
-    with translation.override(_language(notification)):
+    the recipient's language (`Profile.language`) and time zone (`Profile.time_zone`)."""
+    recipient = notification.recipient
+    with translation.override(_language(notification)), user_zone_activated(recipient):
         return _build(notification, to=to)
 
 
@@ -85,39 +89,17 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _zone(name: str) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(name)
-    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
-        return zoneinfo.ZoneInfo("UTC")
-
-
-def _local_text(moment: datetime.datetime | None, zone: zoneinfo.ZoneInfo) -> str:
-    if moment is None:
-        return ""
-    local = moment.astimezone(zone)
-    # Translators: a date format (https://docs.djangoproject.com/en/stable/ref/templates/builtins/#date)
-    # for a deadline in an email: "Sunday 23 November at 15:46".
-    when = dateformat.format(local, _("l j F \\a\\t H:i"))
-    return f"{when} ({zone.key.replace('_', ' ')})"
-
-
-def seat_name(seat: Seat) -> str:
-    """What the player's opponents call this seat: display name, else username."""
-    if seat.kind == Seat.Kind.COMPUTER:
-        return _("Computer (%(level)s)") % {"level": seat.get_bot_level_display().lower()}
-    if seat.user is None:
-        return _("an open seat")
-    return player_name(seat.user)
+def _opponent_name(seat: Seat) -> str:
+    """A seat as an email's sentences name it: an empty one is "an open seat"."""
+    return seat_name(seat, vacant=_("an open seat"))
 
 
 def _context(notification: Notification) -> dict[str, Any]:
     recipient = notification.recipient
-    zone = _zone(recipient.profile.time_zone)
     context: dict[str, Any] = {
         "site_name": settings.SITE_NAME,
         "site_url": settings.SITE_URL,
-        "recipient_name": recipient.profile.name,
+        "recipient_name": player_name(recipient),
         "kind": notification.kind,
         "kind_label": notification.get_kind_display(),
         "settings_url": settings.SITE_URL + reverse("accounts:settings"),
@@ -126,19 +108,20 @@ def _context(notification: Notification) -> dict[str, Any]:
     }
     if notification.game_id is not None:
         game = game_get(game_id=notification.game_id)
-        context.update(_game_context(game, recipient.pk, zone))
+        context.update(_game_context(game, recipient.pk))
     if notification.kind == Notification.Kind.DIGEST:
-        context.update(_digest_context(notification, zone))
+        context.update(_digest_context(notification))
     return context
 
 
-def _game_context(game: Game, user_id: Any, zone: zoneinfo.ZoneInfo) -> dict[str, Any]:
-    seats = list(game.seats.all())
+def _game_context(game: Game, user_id: Any) -> dict[str, Any]:
+    """What an email says of a game (`game.seat_list`, read with it: no query)."""
+    seats = game.seat_list
     mine = next((s for s in seats if s.user_id == user_id), None)
-    opponents = [seat_name(s) for s in seats if s is not mine]
-    standings = [
+    opponents = [_opponent_name(s) for s in seats if s is not mine]
+    standings: list[dict[str, Any]] = [
         {
-            "name": seat_name(s),
+            "name": _opponent_name(s),
             "is_you": s is mine,
             "score": s.final_score,
             "place": ordinal(s.place),
@@ -155,12 +138,12 @@ def _game_context(game: Game, user_id: Any, zone: zoneinfo.ZoneInfo) -> dict[str
         "days_per_move": game.days_per_move,
         "opponents": opponents,
         "opponents_text": and_list(opponents),
-        "creator_name": seat_name(creator) if creator is not None else "",
+        "creator_name": _opponent_name(creator) if creator is not None else "",
         # For an invitation: who else sits at the table, besides the one inviting.
         "others_text": and_list(
-            [seat_name(s) for s in seats if s not in (mine, creator) and not s.is_declined]
+            [_opponent_name(s) for s in seats if s not in (mine, creator) and not s.is_declined]
         ),
-        "deadline": _local_text(game.turn_deadline, zone),
+        "deadline": deadline_text(game.turn_deadline),
         "is_finished": game.status == Game.Status.FINISHED,
         "standings": standings,
         "my_place": ordinal(mine.place) if mine is not None else "",
@@ -169,7 +152,7 @@ def _game_context(game: Game, user_id: Any, zone: zoneinfo.ZoneInfo) -> dict[str
     }
 
 
-def _digest_context(digest: Notification, zone: zoneinfo.ZoneInfo) -> dict[str, Any]:
+def _digest_context(digest: Notification) -> dict[str, Any]:
     """The games the digest was built with, and the notifications it carries (those still held,
     of kinds the player has not turned off since)."""
     profile = digest.recipient.profile
@@ -177,9 +160,8 @@ def _digest_context(digest: Notification, zone: zoneinfo.ZoneInfo) -> dict[str, 
         {
             "url": game_url(game["id"]),
             "opponents_text": and_list(game["opponents"]),
-            "deadline": _local_text(
-                datetime.datetime.fromisoformat(game["deadline"]) if game["deadline"] else None,
-                zone,
+            "deadline": deadline_text(
+                datetime.datetime.fromisoformat(game["deadline"]) if game["deadline"] else None
             ),
         }
         for game in digest.context.get("games", [])
@@ -189,18 +171,18 @@ def _digest_context(digest: Notification, zone: zoneinfo.ZoneInfo) -> dict[str, 
         for row in Notification.objects.filter(
             recipient_id=digest.recipient_id, digest_id=digest.pk, status=Notification.Status.HELD
         ).order_by("created_at")
-        if getattr(profile, PREFERENCE_FIELDS[row.kind]) != "never"
+        if getattr(profile, PREFERENCE_FIELDS[Notification.Kind(row.kind)]) != "never"
     ]
     by_id = {g.pk: g for g in Game.objects.with_seats().filter(pk__in={r.game_id for r in carried})}
     items = []
     for row in carried:
-        game = by_id.get(row.game_id)
-        if game is None:
+        if row.game_id is None or row.game_id not in by_id:
             continue
+        game = by_id[row.game_id]
         item_context = {
             "site_name": settings.SITE_NAME,
             "extra": row.context or {},
-            **_game_context(game, digest.recipient_id, zone),
+            **_game_context(game, digest.recipient_id),
         }
         summary = _one_line(_render(f"{TEMPLATES}/{row.kind}_subject.txt", item_context))
         items.append({"summary": summary, "url": item_context["game_url"]})

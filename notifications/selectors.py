@@ -67,7 +67,11 @@ def still_to_move(*, user_id: Any, game_id: Any, since_ply: int) -> bool:
     goes (3 queries)."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
     seat = Seat.objects.filter(game_id=game_id, user_id=user_id).first()
-    if game is None or seat is None or seat.position not in game.engine_state().to_move:
+    if game is None or seat is None:
+        return False
+    state = game.engine_state()
+    assert state is not None, "an active game has its state"
+    if seat.position not in state.to_move:
         return False
     return not LogEntry.objects.filter(
         game_id=game_id, kind=LogEntry.Kind.MOVE, player=seat.position, number__gte=since_ply

@@ -40,15 +40,15 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Q
+from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import DELIVERY_FIELDS, Delivery, time_zone_names
 from accounts.services import profile_update
 from core.tasks import send
 from games.models import Game
-from games.selectors import games_for_user
-from notifications import emails, selectors
+from games.presenters.lists import games_for_user
+from notifications import emails, seen, selectors
 from notifications.models import PREFERENCE_FIELDS, Notification, kinds_sharing_choice
 
 logger = logging.getLogger(__name__)
@@ -193,16 +193,16 @@ def event_send(*, game_id: Any, ply: int, kind: str) -> int:
     return sum(notification_send(notification_id=pk) for pk in list(pending))
 
 
-def game_seen(*, user_id: Any, game_id: Any) -> int:
-    """The player has the game in front of them (opened its page, or moved): their "your turn"
-    and reminder emails about it that have not gone yet are not needed, so they are skipped
-    (one UPDATE). Returns how many were skipped."""
+def turn_emails_skip(*, user_id: Any, game_id: Any) -> int:
+    """The game needs nothing more of the player (they resigned it): their "your turn" and
+    reminder emails about it that have not gone yet are skipped (one UPDATE, in the caller's
+    write). Returns how many were skipped."""
     return Notification.objects.filter(
         recipient_id=user_id,
         game_id=game_id,
-        kind__in=[Kind.YOUR_TURN, Kind.REMINDER],
+        kind__in=seen.SEEN_KINDS,
         status__in=[Status.PENDING, Status.HELD],
-    ).update(status=Status.SKIPPED, last_error="The player saw the game first.")
+    ).update(status=Status.SKIPPED, last_error=seen.SEEN_REASON)
 
 
 # -- sending -------------------------------------------------------------------------------------
@@ -220,6 +220,11 @@ def notification_send(*, notification_id: int) -> bool:
     if claimed != 1:
         return False
     notification = Notification.objects.select_related("recipient__profile").get(pk=notification_id)
+    if seen.seen_since_written(notification):
+        Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
+            status=Status.SKIPPED, last_error=seen.SEEN_REASON, claimed_until=None
+        )
+        return False
     if _held_for_digest(notification):
         Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
             status=Status.HELD, send_after=None, claimed_until=None
@@ -240,7 +245,7 @@ def notification_send(*, notification_id: int) -> bool:
         return False
     sent_at = timezone.now()
     with transaction.atomic():
-        # By id alone: the email went, whatever happened to the row meanwhile (game_seen).
+        # By id alone: the email went, whatever happened to the row meanwhile (turn_emails_skip).
         Notification.objects.filter(pk=notification_id).update(
             status=Status.SENT, sent_at=sent_at, claimed_until=None, last_error=""
         )
@@ -257,7 +262,7 @@ def _held_for_digest(notification: Notification) -> bool:
     if notification.kind == Kind.DIGEST:
         return False
     profile = notification.recipient.profile
-    delivery = getattr(profile, PREFERENCE_FIELDS[notification.kind])
+    delivery = getattr(profile, PREFERENCE_FIELDS[Kind(notification.kind)])
     return delivery == Delivery.DIGEST and profile.email_digest
 
 
@@ -272,7 +277,7 @@ def _address_for(notification: Notification) -> tuple[str | None, str]:
     if notification.kind == Kind.DIGEST:
         if not profile.email_digest:
             return None, "The player turned the digest off."
-    elif getattr(profile, PREFERENCE_FIELDS[notification.kind]) != Delivery.IMMEDIATELY:
+    elif getattr(profile, PREFERENCE_FIELDS[Kind(notification.kind)]) != Delivery.IMMEDIATELY:
         return None, "The player turned this kind of email off."
     if notification.kind in (Kind.YOUR_TURN, Kind.REMINDER) and not selectors.still_to_move(
         user_id=recipient.pk, game_id=notification.game_id, since_ply=notification.ply
@@ -399,6 +404,19 @@ def _digest_game(summary: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _digest_drop_seen(held: QuerySet[Notification]) -> None:
+    """Skip the held "your turn" and reminder emails whose game the player has seen since they
+    were written: the digest does not carry them."""
+    rows = list(
+        held.filter(kind__in=seen.SEEN_KINDS).values_list(
+            "pk", "recipient_id", "game_id", "created_at"
+        )
+    )
+    dropped = seen.seen_since_written_ids(rows)
+    if dropped:
+        held.filter(pk__in=dropped).update(status=Status.SKIPPED, last_error=seen.SEEN_REASON)
+
+
 def _digest_create(
     *, user_id: Any, local_date: datetime.date, now: datetime.datetime
 ) -> int | None:
@@ -411,6 +429,7 @@ def _digest_create(
         held = Notification.objects.filter(
             recipient_id=user_id, status=Status.HELD, digest__isnull=True
         )
+        _digest_drop_seen(held)
         if not waiting and not held.exists():
             return None
         try:

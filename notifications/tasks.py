@@ -7,7 +7,7 @@ claims it (`services.notification_send`).
 from celery import shared_task
 
 from core.tasks import RETRYING
-from notifications import services
+from notifications import services, sweeps
 
 
 @shared_task(name=services.SEND_TASK, **RETRYING)
@@ -25,5 +25,6 @@ def send_event(game_id: str, ply: int, kind: str) -> None:
 
 @shared_task(name="notifications.tasks.sweep", **RETRYING)
 def sweep() -> None:
-    """Every minute (Celery beat): send what is overdue, and the daily digests that are due."""
-    services.sweep()
+    """Every minute (Celery beat): reminders, what is overdue, and the daily digests that are
+    due."""
+    sweeps.sweep()

@@ -1,14 +1,13 @@
 """The leaderboard API: public, paginated, thin over `ratings.selectors`."""
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import PageNumbers, validated_input
+from core.api import PageNumbers, error_response, validated_input
 from games.models import Game
-from games.serializers import ErrorSerializer
 from ratings import selectors
 from ratings.serializers import LeaderboardFilterSerializer, LeaderboardPageSerializer
 
@@ -33,8 +32,8 @@ class LeaderboardApi(APIView):
         ],
         responses={
             200: LeaderboardPageSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="invalid filter"),
-            404: OpenApiResponse(ErrorSerializer, description="no such page"),
+            400: error_response("invalid filter"),
+            404: error_response("no such page"),
         },
     )
     def get(self, request: Request) -> Response:
@@ -42,6 +41,7 @@ class LeaderboardApi(APIView):
         kind = {"variant": filters.get("variant"), "num_players": filters.get("players")}
         paginator = PageNumbers(selectors.PAGE_SIZE)
         records = paginator.paginate_queryset(selectors.leaderboard(**kind), request, view=self)
+        assert paginator.page is not None  # set by paginate_queryset, or it raised 404
         first_rank = paginator.page.start_index()
         response = paginator.get_paginated_response(
             selectors.leaderboard_rows(records, first_rank=first_rank)

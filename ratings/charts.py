@@ -3,6 +3,7 @@ service): one point per rated game, in the order the games ended."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 WIDTH = 600
@@ -10,7 +11,7 @@ HEIGHT = 200
 PAD = 30
 
 
-def rating_chart(history: list[tuple[Any, int]]) -> dict[str, Any] | None:
+def rating_chart(history: list[tuple[datetime, int]]) -> dict[str, Any] | None:
     """What `ratings/_rating_chart.html` draws for `ratings.selectors.rating_history`: the
     points (x, y in the SVG's coordinates, with the game's date and rating), the polyline and
     the axis labels. None without a rated game."""

@@ -9,12 +9,14 @@ leaderboards").
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 
+from accounts.models import User
 from accounts.names import player_name
 from games.models import Game, Seat
 from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord, Rating
@@ -63,7 +65,10 @@ def leaderboard_rows(records: Any, *, first_rank: int) -> list[dict[str, Any]]:
 
 
 def leaderboard_standing(
-    *, user: AbstractBaseUser | None, variant: str | None = None, num_players: int | None = None
+    *,
+    user: User | AnonymousUser | None,
+    variant: str | None = None,
+    num_players: int | None = None,
 ) -> dict[str, Any] | None:
     """The user's own row of the leaderboard, wherever it falls (2 queries): their rank, or a
     null rank and `games_needed` while they have too few rated games of the kind to appear.
@@ -85,19 +90,21 @@ def leaderboard_standing(
     return {**_row(record, rank), "games_needed": needed}
 
 
-def player_rating(*, user: AbstractBaseUser) -> int | None:
+def player_rating(*, user: User) -> int | None:
     """The player's shown rating, rounded; None before their first rated game (1 query)."""
     value = Rating.objects.filter(user_id=user.pk).values_list("rating", flat=True).first()
     return round(value) if value is not None else None
 
 
-def rating_history(*, user: AbstractBaseUser) -> list[tuple[Any, int]]:
+def rating_history(*, user: User) -> list[tuple[datetime, int]]:
     """(when the game ended, the player's shown rating after it) for each of their rated games,
     oldest first (1 query)."""
-    return list(
+    rows = (
         Seat.objects.filter(
             user_id=user.pk, rating_after__isnull=False, game__status=Game.Status.FINISHED
         )
         .order_by("game__finished_at", "game_id")
         .values_list("game__finished_at", "rating_after")
     )
+    # The query leaves out what would be None (a seat not rated, a game not ended).
+    return [(ended, rating) for ended, rating in rows if ended is not None and rating is not None]

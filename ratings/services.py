@@ -1,15 +1,15 @@
 """Writes for ratings.
 
-`game_rate` rates a game in the transaction that records its result (`games.services._write`
-calls it when a move finishes the game): once per game, under the lock of the players' `Rating`
-rows, which every rating write takes in user order (the game's own row is locked before, by the
-caller). `ratings_recompute` rebuilds every rating from the history of finished games.
-"""
+`game_rate` rates a game in the transaction that records its result (`ratings.receivers` calls
+it when a move finishes the game: `games.effects.game_finished`): once per game, under the lock
+of the players' `Rating` rows, which every rating write takes in user order (the game's own row
+is locked before, by the caller). `ratings_recompute` rebuilds every rating from the history of
+finished games."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 SEAT_FIELDS = ("rating_before", "rating_after")
 
 
-def _kinds(variant: str, num_players: int) -> tuple[tuple[str, int], ...]:
+def record_kinds(variant: str, num_players: int) -> tuple[tuple[str, int], ...]:
     """The kinds of game (variant, players) whose records a game of this kind counts in."""
     return (
         (variant, num_players),
@@ -42,7 +42,14 @@ def _rated_seats(seats: list[Seat]) -> list[skill.RatedSeat] | None:
     leaderboards")."""
     if not skill.is_rated([s.kind for s in seats], [s.user_id for s in seats]):
         return None
-    return [skill.RatedSeat(s.user_id, s.place, s.autoplay) for s in seats]
+    return [_rated_seat(s) for s in seats]
+
+
+def _rated_seat(seat: Seat) -> skill.RatedSeat:
+    """A seat of a rated game (`skill.is_rated`: a person's), which has its place once the game
+    is over."""
+    assert seat.user_id is not None and seat.place is not None, "a rated seat of a finished game"
+    return skill.RatedSeat(seat.user_id, seat.place, seat.autoplay)
 
 
 def game_rate(*, game: Game, seats: list[Seat]) -> bool:
@@ -71,8 +78,8 @@ def game_rate(*, game: Game, seats: list[Seat]) -> bool:
     before = [(ratings[s.user_id].mu, ratings[s.user_id].sigma) for s in rated]
     after = skill.rate(before, skill.ranks(rated))
     now = timezone.now()
-    for seat, old, new in zip(seats, before, after, strict=True):
-        rating = ratings[seat.user_id]
+    for seat, rated_seat, old, new in zip(seats, rated, before, after, strict=True):
+        rating = ratings[rated_seat.user_id]
         rating.mu, rating.sigma = new
         rating.rating = skill.display(*new)
         rating.updated_at = now
@@ -85,13 +92,13 @@ def game_rate(*, game: Game, seats: list[Seat]) -> bool:
         (r.user_id, r.variant, r.num_players): r
         for r in PlayerRecord.objects.filter(user_id__in=user_ids)
     }
-    for seat, won in zip(rated, skill.winners(rated), strict=True):
-        for variant, players in _kinds(game.variant, game.num_players):
-            key = (seat.user_id, variant, players)
+    for rated_seat, won in zip(rated, skill.winners(rated), strict=True):
+        for variant, players in record_kinds(game.variant, game.num_players):
+            key = (rated_seat.user_id, variant, players)
             record = records.get(key)
             if record is None:
                 record = records[key] = PlayerRecord(
-                    user_id=seat.user_id, variant=variant, num_players=players
+                    user_id=rated_seat.user_id, variant=variant, num_players=players
                 )
             record.games += 1
             record.wins += int(won)
@@ -143,7 +150,7 @@ class RecomputeReport:
         return sum(self.differences.values())
 
 
-def _history() -> Iterator[list[dict[str, Any]]]:
+def _history() -> Iterator[list[Mapping[str, Any]]]:
     """The seats of every finished game, a list per game, in order of finish (the order the
     ratings were updated in as the games ended). One query, read in chunks."""
     seats = (
@@ -166,7 +173,7 @@ def _history() -> Iterator[list[dict[str, Any]]]:
         yield list(game_seats)
 
 
-def _recompute(history: Iterable[list[dict[str, Any]]]) -> Recomputed:
+def _recompute(history: Iterable[list[Mapping[str, Any]]]) -> Recomputed:
     out = Recomputed()
     for seats in history:
         out.games += 1
@@ -182,7 +189,7 @@ def _recompute(history: Iterable[list[dict[str, Any]]]) -> Recomputed:
         initial = (skill.INITIAL_MU, skill.INITIAL_SIGMA)
         before = [out.ratings.get(s.user_id, initial) for s in rated]
         after = skill.rate(before, skill.ranks(rated))
-        kinds = _kinds(seats[0]["game__variant"], seats[0]["game__num_players"])
+        kinds = record_kinds(seats[0]["game__variant"], seats[0]["game__num_players"])
         won = skill.winners(rated)
         for s, old, new, win in zip(seats, before, after, won, strict=True):
             out.ratings[s["user_id"]] = new
@@ -253,10 +260,14 @@ def _compare_and_fix(want: Recomputed, fix: bool) -> RecomputeReport:
     stored_records = {(r.user_id, r.variant, r.num_players): r for r in PlayerRecord.objects.all()}
     records_wrong: list[PlayerRecord] = []
     for key, (games, wins) in want.records.items():
-        row = stored_records.get(key)
+        record = stored_records.get(key)
         rating = shown[key[0]]
-        if row is None or (row.games, row.wins) != (games, wins) or not _close(row.rating, rating):
-            have = "none" if row is None else f"{row.games} games, {row.wins} wins"
+        if (
+            record is None
+            or (record.games, record.wins) != (games, wins)
+            or not _close(record.rating, rating)
+        ):
+            have = "none" if record is None else f"{record.games} games, {record.wins} wins"
             note(f"record {key}: stored {have}, recomputed {games} games, {wins} wins")
             records_wrong.append(
                 PlayerRecord(

@@ -239,7 +239,7 @@ class Person:
             .values_list("created_at", flat=True)
             .first()
         )
-        # As services._bot_move: the seed is the game and ply the computer moves at.
+        # As services.playing.computer_choice: the seed is the game and ply the computer moves at.
         seed = zlib.crc32(f"{game.id}:{answer_number}".encode())
         started = time.perf_counter()
         chosen = choose_move(state, COMPUTER, self.level, seed=seed)

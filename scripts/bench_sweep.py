@@ -1,4 +1,5 @@
-"""Sweep benchmark: the cost of one `games.sweeps.sweep()` over many active games, on PostgreSQL.
+"""Sweep benchmark: the cost of one minute's sweep of games (`games.sweeps.sweep()`, and the
+reminders of `notifications.sweeps`) over many active games, on PostgreSQL.
 
     python scripts/bench_sweep.py                  # or: make bench-sweep
     python scripts/bench_sweep.py --with-index     # the same, with a partial index on the deadline
@@ -158,8 +159,8 @@ def seed(args: argparse.Namespace) -> Seeded:
 
     from accounts.models import Profile
     from games.models import Game, Seat
-    from games.sweeps import REMINDER_AT
     from notifications.models import Notification
+    from notifications.sweeps import REMINDER_AT
 
     started = time.perf_counter()
     rng = random.Random(args.seed)
@@ -317,8 +318,10 @@ def sweep_once() -> Run:
     """One `sweep()` with task sending stubbed (counted), each part timed and each query
     recorded with the part that ran it."""
     from django.db import connection
+    from django.utils import timezone
 
     from games import sweeps
+    from notifications import sweeps as notification_sweeps
 
     sent: Counter = Counter()
     queries: list[Query] = []
@@ -363,16 +366,19 @@ def sweep_once() -> Run:
         stack.enter_context(patch("games.sweeps.send", fake_send))
         stack.enter_context(patch("notifications.services.send", fake_send))
         for name in PARTS:
-            stack.enter_context(patch.object(sweeps, name, timed(name, getattr(sweeps, name))))
+            module = notification_sweeps if name == "reminders_send" else sweeps
+            stack.enter_context(patch.object(module, name, timed(name, getattr(module, name))))
         stack.enter_context(connection.execute_wrapper(record))
         stack.enter_context(patch.object(connection, "commit", record_commit))
         started = time.perf_counter()
-        found = sweeps.sweep()
+        now = timezone.now()
+        found = sweeps.sweep(now)
+        reminded = notification_sweeps.reminders_send(now)
         seconds = time.perf_counter() - started
     return Run(
         seconds,
         found.timeouts,
-        found.reminded,
+        reminded,
         found.computer_turns,
         part_seconds,
         queries,

@@ -1,18 +1,16 @@
-"""Fixtures shared by the web-layer tests.
+"""Fixtures shared by every test: the test settings, and thin wrappers over `tests.support`.
 
-Personas: alice and bob play, carol watches. All have verified email addresses and the password
-`PASSWORD`. Log clients in with `client_for(user)` (a forced session login: django-axes rejects the
-test client's `login()`, which authenticates without a request).
+Personas: alice and bob play, carol watches (dave makes a third player). All have verified email
+addresses and the password `PASSWORD`. Helpers live in `tests/support/`; test modules import them
+from there, never from a conftest.
 """
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
-
-PASSWORD = "tile-drafter-4827"
-SESSION_BACKEND = "allauth.account.auth_backends.AuthenticationBackend"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -25,7 +23,7 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.CELERY_TASK_ALWAYS_EAGER = True
     # Tests play faster than any player: the API's per-user rate is tested on its own
-    # (tests/games/test_api_throttle.py), and only gets in the way elsewhere.
+    # (tests/games/api/test_api_throttle.py), and only gets in the way elsewhere.
     settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["user"] = "1000/second"
 
 
@@ -87,25 +85,11 @@ def redis_url() -> str:
 
 
 @pytest.fixture
-def make_user(db, django_user_model) -> Callable:
-    """Factory: `make_user("dora", email=None, verified=True, password=PASSWORD)`.
+def make_user(db) -> Callable:
+    """`make_user("dora", email=None, verified=True, password=PASSWORD)`: `factories.user`."""
+    from tests.support import factories
 
-    The email defaults to `<username>@example.com` and is recorded as the primary address,
-    verified unless `verified=False` (as allauth would after sign-up).
-    """
-    from allauth.account.models import EmailAddress
-
-    def make(
-        username: str, email: str | None = None, verified: bool = True, password: str = PASSWORD
-    ):
-        email = email or f"{username}@example.com"
-        user = django_user_model.objects.create_user(
-            username=username, email=email, password=password
-        )
-        EmailAddress.objects.create(user=user, email=email, primary=True, verified=verified)
-        return user
-
-    return make
+    return factories.user
 
 
 @pytest.fixture
@@ -124,45 +108,126 @@ def carol(make_user):
 
 
 @pytest.fixture
-def client_for(db) -> Callable[..., Client]:
-    """`client_for(user)`: a new test client with `user` logged in (session)."""
+def dave(make_user):
+    return make_user("dave")
 
-    def make(user) -> Client:
-        client = Client()
-        client.force_login(user, backend=SESSION_BACKEND)
-        return client
+
+@pytest.fixture
+def players(make_user) -> Callable[[int], list]:
+    """`players(4)`: that many new users, p0, p1, ..."""
+    made: list = []
+
+    def make(n: int) -> list:
+        start = len(made)
+        made.extend(make_user(f"p{i}") for i in range(start, start + n))
+        return made[start:]
 
     return make
+
+
+@pytest.fixture
+def client_for(db) -> Callable[..., Client]:
+    """`client_for(user)`: a new test client with `user` logged in (session)."""
+    from tests.support import factories
+
+    return factories.client_for
 
 
 @pytest.fixture
 def api_client_for(db) -> Callable[..., APIClient]:
     """`api_client_for(user)`: a DRF APIClient acting as `user` (authentication forced)."""
+    from tests.support import factories
 
-    def make(user) -> APIClient:
-        client = APIClient()
-        client.force_authenticate(user=user)
-        return client
+    return factories.api_client_for
 
-    return make
+
+@pytest.fixture
+def clients(alice, bob, carol) -> dict[str, APIClient]:
+    """API clients of alice, bob and carol, by username."""
+    from tests.support import factories
+
+    return {u.username: factories.api_client_for(u) for u in (alice, bob, carol)}
 
 
 @pytest.fixture
 def start_game(db) -> Callable:
     """`start_game(alice, bob, variant="colored")`: a started game, invitations accepted."""
-    from games import services
+    from tests.support import factories
 
-    def start(creator, *others, variant: str = "colored", days_per_move: int = 3):
-        game = services.game_create(
-            creator=creator,
-            num_players=1 + len(others),
-            variant=variant,
-            days_per_move=days_per_move,
-            seats=[services.SeatSpec(kind="invite", username=o.username) for o in others],
-        )
-        for other in others:
-            # The last acceptance starts the game, and answers with it and its seats.
-            game = services.invitation_respond(game_id=game.id, user=other, accept=True)
-        return game
+    return factories.start_game
 
-    return start
+
+@pytest.fixture
+def create_game(db) -> Callable[..., dict]:
+    """`create_game(creator, seats=[...], players=2, variant="colored")` through the API."""
+    from tests.support import factories
+
+    return factories.create_game_by_api
+
+
+@pytest.fixture
+def active_game(alice, bob) -> dict:
+    """A two-player colored game made through the API: alice invited bob and bob accepted."""
+    from tests.support import factories
+
+    return factories.active_game_by_api(alice, bob)
+
+
+@pytest.fixture
+def finished_colored(start_game, alice, bob):
+    """A two-player colored game played to its end."""
+    from tests.support.play import finish
+
+    return finish(start_game(alice, bob))
+
+
+@pytest.fixture
+def finished_gray(start_game, alice, bob, dave):
+    """Three players on the gray wall: wall-tiling choices, players tiling at once."""
+    from tests.support.play import finish
+
+    return finish(start_game(alice, bob, dave, variant="gray"), seed=11)
+
+
+@pytest.fixture
+def finished_game(db) -> Callable[..., Any]:
+    """`finished_game([(alice, 50, 1), (bob, 40, 2)], variant="colored", days_ago=0,
+    study=False)`: `factories.finished_game`, a finished game built outright."""
+    from tests.support import factories
+
+    return factories.finished_game
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks) -> Callable[..., Any]:
+    """`committed(service, **kwargs)`: call a service and run what it asked to happen once it
+    commits (emails, the computer's moves), as a real request would."""
+
+    def call(service: Callable[..., Any], **kwargs: Any) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return service(**kwargs)
+
+    return call
+
+
+@pytest.fixture
+def site_mail(settings) -> None:
+    """Mail as the site sends it to players (`pytestmark = pytest.mark.usefixtures("site_mail")`):
+    to Django's locmem outbox, from the site named Azul at `SITE_URL`."""
+    from tests.support.urls import SITE_URL
+
+    settings.SITE_URL = SITE_URL
+    settings.SITE_NAME = "Azul"
+    settings.NOTIFY_GRACE_SECONDS = 120
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+@pytest.fixture
+def smtp_server(settings):
+    """A real SMTP server on a free loopback port, with Django's SMTP backend pointed at it."""
+    from tests.support.smtp import Recorder
+    from tests.support.smtp import smtp_server as serve_smtp
+
+    recorder = Recorder()
+    with serve_smtp(recorder, settings):
+        yield recorder

@@ -4,7 +4,7 @@
     python -m tools.arena strong greedy --players 4 --games 100 --budget 1.0
 
 The bots are the levels of :data:`azul.ai.bots.LEVELS` and ``uct``, a plain UCT tree
-search (random rollouts to the end of the round, see :func:`azul.ai.search.uct_search`) kept
+search (random rollouts to the end of the round, see :func:`tools.uct.uct_search`) kept
 here as a textbook yardstick and never offered on the site.
 
 Seats are rotated fairly: each deal seed is played once per rotation of the seats (``--players``
@@ -38,10 +38,13 @@ import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
+from azul import deal, mechanics, new_game, play, play_out, result
 from azul.ai.bots import LEVELS, choose_move_with_stats
-from azul.ai.search import DEFAULT, SearchStats, Weights, deadline_for, uct_search
-from azul.rules import _apply_deal, _draw, _tally, deal, new_game, play, play_out, result
+from azul.ai.evaluation import DEFAULT, Weights
+from azul.ai.tree import SearchStats, deadline_for
+from tools.uct import uct_search
 
 YARDSTICKS = ("uct",)
 """Arena-only players (not site levels)."""
@@ -146,7 +149,8 @@ def bot_move(
         cpu = time.process_time()
         stats = SearchStats(budget=budget)
         rng = random.Random(seed)
-        deadline = None if iterations is not None else deadline_for(start, budget)
+        # a yardstick's budget is never None here (its own is 1 s)
+        deadline = None if iterations is not None or budget is None else deadline_for(start, budget)
         if state.phase == "tile":  # the yardstick searches the factory offer only
             move, _ = choose_move_with_stats(state, player, "greedy", seed=seed)
         else:
@@ -191,7 +195,9 @@ def play_game(
     while state.phase != "over":
         if state.phase == "deal":
             state = state.copy()
-            _apply_deal(state, [_tally(f) for f in _draw(state, deal_rng)])
+            mechanics.apply_deal(
+                state, [mechanics.tally(f) for f in mechanics.draw(state, deal_rng)]
+            )
             continue
         player = state.to_move[0]
         seat = seats[player]
@@ -257,7 +263,7 @@ def parse_weights(text: str, base: Weights = DEFAULT) -> Weights:
         f.name: float if getattr(DEFAULT, f.name) is None else type(getattr(DEFAULT, f.name))
         for f in dataclasses.fields(Weights)
     }
-    changes: dict[str, float | int] = {}
+    changes: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = part.partition("=")
         name = name.strip()
@@ -341,7 +347,7 @@ def _line(name: str, t: Tally) -> str:
 
 def report(results: list[GameResult], header: str) -> str:
     lines = [header]
-    sole_first = defaultdict(int)
+    sole_first: defaultdict[str, int] = defaultdict(int)
     for game in results:
         winners = [s for s in game.seats if s.place == 1]
         names = {s.bot for s in winners}
@@ -416,8 +422,8 @@ def main(argv: list[str] | None = None) -> int:
         "--weights",
         default="",
         metavar="NAME=VALUE,...",
-        help="search weights of medium, strong and master (search.Weights), for tuning: changes"
-        " on top of each level's own",
+        help="search weights of medium, strong and master (azul.ai.evaluation.Weights), for"
+        " tuning: changes on top of each level's own",
     )
     args = parser.parse_args(argv)
     try:

@@ -22,8 +22,10 @@ import argparse
 import random
 import time
 
-from azul.ai.search import search, uct_search
-from azul.rules import deal, legal_moves, new_game, play, play_out, random_move
+from azul import deal, legal_moves, new_game, play, play_out, random_move
+from azul.ai.search import search
+from azul.mechanics import random_step
+from tools.uct import uct_search
 
 
 def _rate(count: int, seconds: float) -> float:
@@ -32,8 +34,6 @@ def _rate(count: int, seconds: float) -> float:
 
 def _positions(players: int, variant: str, games: int, rng: random.Random) -> list:
     """(state, move) pairs from random games: every position where a player had to move."""
-    from azul.rules import _random_step  # the same stepping the playouts use
-
     pairs = []
     for _ in range(games):
         state = new_game(players, variant)
@@ -41,7 +41,7 @@ def _positions(players: int, variant: str, games: int, rng: random.Random) -> li
             if state.phase in ("take", "tile"):
                 player = state.to_move[0]
                 pairs.append((state.copy(), player, random_move(state, rng, player)))
-            _random_step(state, rng)
+            random_step(state, rng)  # the same stepping the playouts use
     return pairs
 
 

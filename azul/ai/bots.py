@@ -20,8 +20,9 @@ machine's speed). ``medium`` runs a fixed number of iterations; ``strong`` and `
 for a time (1 and 4 seconds by default). :func:`choose_move_with_stats` also returns what the
 search did.
 
-This module uses the engine's in-place helpers on its own copies of the state and never changes
-the state it is given.
+``greedy`` (and every level's gray-wall tiling) takes the move with the best immediate worth
+(:func:`move_values`), judged by the same evaluator as the search's (:mod:`.evaluation`) with
+greedy's own weights. No level changes the state it is given.
 """
 
 from __future__ import annotations
@@ -31,17 +32,23 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from azul.ai.search import DEFAULT, SearchStats, Weights, deadline_for, search
-from azul.moves import CENTER, FLOOR, Move, Take
-from azul.rules import (
-    COLOR_BONUS,
-    COLUMN_BONUS,
-    ROW_BONUS,
-    _free_columns,
-    _wall_points,
-    legal_moves,
+from azul.notation import CENTER, FLOOR, Move, Take
+from azul.rules import legal_moves
+from azul.state import Board, State
+from azul.tiling import free_columns
+
+from .evaluation import (
+    DEFAULT,
+    Weights,
+    bonus_potential,
+    placement_gain,
+    placement_worths,
+    rounds_left,
+    tiles_of_color,
+    wall_after_tiling,
 )
-from azul.state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, State
+from .search import search
+from .tree import SearchStats, deadline_for
 
 __all__ = [
     "LEVELS",
@@ -49,7 +56,6 @@ __all__ = [
     "SearchStats",
     "choose_move",
     "choose_move_with_stats",
-    "evaluate",
     "move_values",
 ]
 
@@ -177,7 +183,7 @@ def choose_move_with_stats(
     iterations: int | None = None,
     weights: Weights | None = None,
 ) -> tuple[Move, SearchStats]:
-    """:func:`choose_move` and a :class:`~azul.ai.search.SearchStats`: search iterations
+    """:func:`choose_move` and a :class:`~azul.ai.tree.SearchStats`: search iterations
     (rollouts), seconds, CPU seconds, the budget used, and the root moves the search tried with
     their mean reward (points for the mover, against the best opponent) and visits. ``weights``
     (for tuning) replaces the level's search weights."""
@@ -222,139 +228,40 @@ def choose_move_with_stats(
     return move, stats
 
 
-# -- position knowledge --------------------------------------------------------------------------
+# -- greedy's immediate worths ---------------------------------------------------------------------
 
 PARTIAL_LINE_VALUE = 0.5
 """Worth of each tile waiting on an unfinished pattern line when a round ends."""
-MARKER_VALUE = 0.7
-"""Worth of starting the next round."""
 CHANCE = 0.6
 """Rough chance of adding each further tile a bonus still needs before the game ends."""
 
-_POTENTIAL = [
-    [1.0 if need == 0 else (CHANCE**need if need <= rounds else 0.0) for need in range(6)]
-    for rounds in range(6)
-]
-"""``_POTENTIAL[rounds][need]``: share of a bonus counted when ``need`` tiles are missing and
-about ``rounds`` rounds remain (at most one tile per wall row and round)."""
-
-_POPCOUNT = [bin(n).count("1") for n in range(32)]
-_PENALTY = FLOOR_PENALTY_TOTAL
-
-
-def _row_fill(board) -> list[int]:
-    return [_POPCOUNT[mask] for mask in board.row_mask]
-
-
-def _rounds_left(state: State, pending: bool) -> int:
-    """About how many rounds follow the current one (a row completes within about that many).
-
-    With ``pending``, complete pattern lines count as already on the wall (mid-round view).
-    """
-    most = 0
-    for board in state.boards:
-        for line in range(5):
-            n = _POPCOUNT[board.row_mask[line]]
-            if pending and board.line_count[line] == line + 1:
-                n += 1
-            if n > most:
-                most = n
-    return 0 if most >= 5 else 5 - most
-
-
-def evaluate(state: State, player: int) -> float:
-    """Heuristic worth of a position between rounds (or at the end) for ``player``.
-
-    Score, plus the share of each end-of-game bonus that still looks reachable, plus the tiles
-    waiting on pattern lines and the starting player marker. At the end of the game it is the
-    final score.
-    """
-    board = state.boards[player]
-    if state.phase == "over":
-        return float(board.score)
-    rounds = _rounds_left(state, pending=False)
-    return _board_value(board, rounds) + (
-        MARKER_VALUE if state.marker_holder == player or state.first_player == player else 0.0
-    )
-
-
-def _board_value(board, rounds: int) -> float:
-    potential = _POTENTIAL[rounds]
-    value = float(board.score)
-    row_mask = board.row_mask
-    for mask in row_mask:
-        value += ROW_BONUS * potential[5 - _POPCOUNT[mask]]
-    wall = board.wall
-    for column in range(5):
-        filled = (
-            (wall[column] >= 0)
-            + (wall[5 + column] >= 0)
-            + (wall[10 + column] >= 0)
-            + (wall[15 + column] >= 0)
-            + (wall[20 + column] >= 0)
-        )
-        value += COLUMN_BONUS * potential[5 - filled]
-    for color in range(5):
-        bit = 1 << color
-        have = sum(1 for mask in row_mask if mask & bit)
-        value += COLOR_BONUS * potential[5 - have]
-    if rounds:
-        value += PARTIAL_LINE_VALUE * sum(board.line_count)
-    return value
+_POTENTIAL = bonus_potential(CHANCE)
 
 
 class _View:
-    """One board as a move-chooser sees it mid-round: complete pattern lines already tiled."""
+    """One board as greedy sees it mid-round: complete pattern lines already tiled (where the
+    colored wall says), with the completion gains found so far."""
 
-    __slots__ = ("board", "gray", "filled", "rows", "columns", "colors", "potential", "gains")
+    __slots__ = ("board", "gray", "filled", "colors", "potential", "partial", "gains")
 
-    def __init__(self, board, gray: bool, rounds: int) -> None:
+    def __init__(self, board: Board, gray: bool, rounds: int) -> None:
         self.board = board
         self.gray = gray
-        wall = board.wall
-        filled = board.filled
-        rows = _row_fill(board)
-        columns = [0] * 5
-        for cell in range(25):
-            if wall[cell] >= 0:
-                columns[cell % 5] += 1
-        colors = [0] * 5
-        for mask in board.row_mask:
-            for color in range(5):
-                if mask >> color & 1:
-                    colors[color] += 1
-        if not gray:  # pending complete lines: their wall cells are known
-            for line in range(5):
-                if board.line_count[line] == line + 1:
-                    color = board.line_color[line]
-                    column = (color + line) % 5
-                    filled |= 1 << (line * 5 + column)
-                    rows[line] += 1
-                    columns[column] += 1
-                    colors[color] += 1
-        self.filled = filled
-        self.rows = rows
-        self.columns = columns
-        self.colors = colors
+        self.filled = filled = wall_after_tiling(board, gray)
+        self.colors = [tiles_of_color(board, filled, color, gray) for color in range(5)]
         self.potential = _POTENTIAL[rounds]
+        self.partial = PARTIAL_LINE_VALUE if self.potential[1] else 0.0
         self.gains: dict[int, float] = {}
 
     def column_gain(self, line: int, column: int, color: int) -> float:
         """Points plus bonus progress for a tile of ``color`` at (line, column)."""
-        potential = self.potential
-        rows, columns, colors = self.rows, self.columns, self.colors
-        return (
-            _wall_points(self.filled, line, column)
-            + ROW_BONUS * (potential[4 - rows[line]] - potential[5 - rows[line]])
-            + COLUMN_BONUS * (potential[4 - columns[column]] - potential[5 - columns[column]])
-            + COLOR_BONUS * (potential[4 - colors[color]] - potential[5 - colors[color]])
-        )
+        return placement_gain(self.filled, line, column, self.colors[color], self.potential)
 
     def best_column(self, line: int, color: int) -> tuple[float, int]:
         """Best gray-wall column for a tile of ``color`` on ``line``: (gain, column); (0, -1) if
         there is none."""
         best, where = 0.0, -1
-        for column in _free_columns(self.board, line, color):
+        for column in free_columns(self.board, line, color):
             gain = self.column_gain(line, column, color)
             if where < 0 or gain > best:
                 best, where = gain, column
@@ -376,38 +283,29 @@ class _View:
     def take_value(self, color: int, count: int, marker: int, line: int) -> float:
         """Immediate worth of putting ``count`` tiles of ``color`` on ``line`` (``marker``: 1 if
         the starting player marker comes along)."""
-        board = self.board
-        floor = len(board.floor)
+        floor = len(self.board.floor)
         if line == FLOOR:
-            over = count
-            gain = 0.0
-        else:
-            room = line + 1 - board.line_count[line]
-            if count >= room:
-                over = count - room
-                gain = self.completion_gain(line, color)
-            else:
-                over = 0
-                gain = PARTIAL_LINE_VALUE * count if self.potential[1] else 0.0
-        after = floor + over + marker
-        if after > FLOOR_SIZE:
-            after = FLOOR_SIZE
-        return gain - (_PENALTY[after] - _PENALTY[floor])
+            return placement_worths((), count, floor, marker, self.partial)[0][0]
+        room = line + 1 - self.board.line_count[line]
+        gain = self.completion_gain(line, color) if count >= room else 0.0
+        return placement_worths(((line, room, gain),), count, floor, marker, self.partial)[0][0]
 
 
 def move_values(state: State, player: int) -> list[tuple[float, Move]]:
     """Every legal move of ``player`` with its immediate (greedy) worth, best first."""
     moves = legal_moves(state, player)
+    board = state.boards[player]
+    view = _View(board, state.gray, rounds_left(state))
+    scored: list[tuple[float, Move]]
     if state.phase == "tile":
-        board = state.boards[player]
-        view = _View(board, state.gray, _rounds_left(state, pending=True))
         color = board.line_color[board.tiling]
         scored = [(view.column_gain(m[0], m[1], color), m) for m in moves]
     else:
-        view = _View(state.boards[player], state.gray, _rounds_left(state, pending=True))
         marker = 1 if state.marker_holder < 0 else 0
         scored = []
         for m in moves:
+            if not isinstance(m, Take):
+                continue  # the factory offer's moves are all takes
             source, color, line = m
             if source == CENTER:
                 count, with_marker = state.center[color], marker

@@ -11,10 +11,12 @@ import random
 import time
 from dataclasses import dataclass
 
-from azul.ai.bots import move_values
-from azul.ai.search import SearchStats, deadline_for, search
-from azul.moves import Move
+from azul.notation import Move, Take
 from azul.state import State
+
+from .bots import move_values
+from .search import search
+from .tree import SearchStats, deadline_for
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ def judge_position(
     root moves (searched even if its pruning would drop it): each move's worth is its mean
     reward, and the best move is the one the search chose (the most visited). In the gray
     wall's tiling, the moves' immediate worths are compared."""
-    if state.phase != "take":
+    if state.phase != "take" or not isinstance(played, Take):
         return Judgement([(move, value) for value, move in move_values(state, player)], 0)
     stats = SearchStats()
     deadline = deadline_for(time.perf_counter(), seconds)

@@ -1,13 +1,14 @@
 """The game's words in the page's language: `{{ color|tile_color }}` ("blue" -> "파랑" in
-Korean), `{{ phase|game_phase }}` (listed for the translators in `games/engine_messages.py`), and
-`{{ variant|variant_label }}` ("gray" -> "Gray wall", `Game.Variant`)."""
+Korean), `{{ phase|game_phase }}` (listed for the translators in
+`games/presenters/engine_words.py`), and `{{ variant|variant_label }}` ("gray" -> "Gray wall",
+`Game.Variant`)."""
 
 from __future__ import annotations
 
 from django import template
 
-from games.engine_messages import color_name, phase_name
 from games.models import Game
+from games.presenters.engine_words import color_name, phase_name
 
 register = template.Library()
 

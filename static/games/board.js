@@ -214,7 +214,7 @@
   // Live updates. The page asks the server to answer as soon as the game changes: a long-poll
   // on the game's version as this page sees it (an ETag), answered 304 when nothing changed
   // within the wait, or 200 as soon as something did; the page then loads the new board
-  // (games/live.py). A server that cannot keep a request waiting answers at once, and this then
+  // (games/live/). A server that cannot keep a request waiting answers at once, and this then
   // asks once a POLL_MS: polling with ETag/304. When they fail twice in a row, it polls the board
   // itself (POLL_MS, backing off to 10 s) and tries them again a minute later. Nothing is asked
   // while the page is hidden.

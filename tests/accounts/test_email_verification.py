@@ -10,7 +10,7 @@ from axes.models import AccessAttempt, AccessLog
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from tests.support.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

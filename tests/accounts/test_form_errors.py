@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from tests.support.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

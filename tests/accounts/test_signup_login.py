@@ -5,7 +5,7 @@ from allauth.account.models import EmailAddress
 from django.urls import reverse
 
 from accounts.models import DELIVERY_FIELDS
-from tests.conftest import PASSWORD
+from tests.support.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

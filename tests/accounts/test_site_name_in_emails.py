@@ -11,7 +11,7 @@ from django.urls import reverse
 from games.models import Game, Seat
 from notifications import services as notification_services
 from notifications.models import Notification
-from tests.conftest import PASSWORD
+from tests.support.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.templatetags.local_time import local_time
 from games.models import Game, Seat
-from tests.conftest import PASSWORD
-from tests.pages.conftest import play_moves
+from tests.support.factories import PASSWORD
+from tests.support.play import play_forward
 
 pytestmark = pytest.mark.django_db
 
@@ -184,7 +184,7 @@ def test_my_games_and_home_show_deadlines_with_their_zone(alice, bob, start_game
     set_zone(alice, "Asia/Seoul")
     game = start_game(alice, bob)
     if game.engine_state().to_move != [0]:
-        game = play_moves(game, 1)  # alice's turn, so that her pages show her deadline
+        game = play_forward(game, moves=1)  # alice's turn, so that her pages show her deadline
     assert game.engine_state().to_move == [0]
     local = game.turn_deadline.astimezone(zoneinfo.ZoneInfo("Asia/Seoul"))
     client = client_for(alice)

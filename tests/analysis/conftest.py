@@ -1,8 +1,6 @@
 import pytest
 from django.test import override_settings
 
-from tests.replays.conftest import dave, finish, finished_colored  # noqa: F401
-
 
 @pytest.fixture(autouse=True)
 def _quick_analysis():

@@ -164,3 +164,18 @@ def test_games_in_progress_have_no_panel(start_game, alice, bob, client_for):
     assert game.status == Game.Status.ACTIVE
     page = client_for(alice).get(reverse("games:detail", args=[game.pk])).content.decode()
     assert 'id="analysis"' not in page
+
+
+def test_the_panel_reads_the_analysis_once_until_it_changes(
+    finished_colored, alice, carol, client_for, ask, django_assert_num_queries
+):
+    """The game's page tells the panel what it shows already (the seats' names, the viewer's
+    seat): the panel reads only the analysis, and keeps it until a write changes it."""
+    url = reverse("games:detail", args=[finished_colored.pk])
+    for viewer in (alice, carol):
+        client = client_for(viewer)
+        client.get(url)
+        with django_assert_num_queries(2):  # the signed-in user, and the game's version
+            assert 'id="analysis"' in client.get(url).content.decode()
+    ask(client_for(alice), finished_colored)
+    assert 'class="analysis-moves"' in client_for(carol).get(url).content.decode()

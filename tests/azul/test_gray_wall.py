@@ -70,7 +70,7 @@ def test_occupied_space_and_wrong_line_are_refused():
 
 
 def test_single_legal_space_is_filled_without_asking():
-    """The rulebook's player has no choice when only one space is legal: rules.py places it
+    """The rulebook's player has no choice when only one space is legal: the engine places it
     ("a line whose tile has exactly one legal space is placed there without asking")."""
     # Row 2 has columns 1 and 5 free, but column 1 already has white (row 1).
     rows = ("w....", ".ykr.", ".....", ".....", ".....")

@@ -1,4 +1,4 @@
-"""The canonical move notation (moves.py): parse_move and str() of a move."""
+"""The canonical move notation (azul/notation.py): parse_move and str() of a move."""
 
 import pytest
 

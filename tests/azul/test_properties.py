@@ -25,7 +25,7 @@ from azul import (
     replay,
     result,
 )
-from azul.rules import _row_still_possible
+from azul.tiling import row_still_possible
 
 from .builders import count_tiles, random_step, snapshot
 
@@ -95,7 +95,7 @@ def test_random_games_keep_every_invariant_and_end(game):
     assert (
         any(mask == 0b11111 for b in state.boards for mask in b.row_mask)
         or sum(state.to_dict()["bag"].values()) == 0
-        or not _row_still_possible(state)
+        or not row_still_possible(state)
     )
 
 

@@ -12,18 +12,13 @@ from hypothesis import strategies as st
 
 from azul import deal, legal_moves, new_game, play
 from azul.ai.bots import LEVELS, choose_move, choose_move_with_stats
-from azul.ai.search import (
-    DEFAULT,
-    SearchStats,
-    Weights,
-    _rewards,
-    evaluate_board,
-    search,
-    uct_search,
-)
+from azul.ai.evaluation import DEFAULT, Weights, evaluate_board, rewards
+from azul.ai.search import search
+from azul.ai.tree import SearchStats
 from azul.state import Board
 from tools.arena import Seat, bot_move, parse_bot, parse_weights, play_game, wilson
 from tools.arena import main as arena_main
+from tools.uct import uct_search
 
 from .test_bots import random_position
 
@@ -249,12 +244,12 @@ def test_a_tie_on_points_is_won_by_the_most_complete_rows():
     state = new_game(2)
     state.phase = "over"
     state.boards = [_board([(0, c) for c in range(5)], score=30), _board([(1, 0)], score=30)]
-    rewards = _rewards(state, 0, DEFAULT)
+    first, second = rewards(state, 0, DEFAULT)
     # same points, but the complete row wins (rulebook): the winner gets the win bonus
-    assert rewards[0] - rewards[1] == pytest.approx(2 * DEFAULT.win_bonus)
+    assert first - second == pytest.approx(2 * DEFAULT.win_bonus)
     state.boards[1].score = 31
-    rewards = _rewards(state, 0, DEFAULT)
-    assert rewards[1] - rewards[0] == pytest.approx(2 + 2 * DEFAULT.win_bonus + DEFAULT.own_weight)
+    first, second = rewards(state, 0, DEFAULT)
+    assert second - first == pytest.approx(2 + 2 * DEFAULT.win_bonus + DEFAULT.own_weight)
 
 
 def test_the_searcher_can_model_its_opponents_as_playing_for_the_difference_alone():
@@ -262,12 +257,12 @@ def test_the_searcher_can_model_its_opponents_as_playing_for_the_difference_alon
     state.phase = "over"
     state.boards = [_board([(0, 0)], score=40), _board([(1, 0)], score=30)]
     weights = Weights(own_weight=1.0, rival_own_weight=0.0)
-    mine, theirs = _rewards(state, 0, weights, searcher=0)
+    mine, theirs = rewards(state, 0, weights, searcher=0)
     assert mine == pytest.approx(10 + weights.win_bonus + 40)
     assert theirs == pytest.approx(-10 - weights.win_bonus)  # no share of its own 30 points
     # seen from the other seat the roles swap; without a searcher everyone keeps own_weight
-    assert _rewards(state, 0, weights, searcher=1)[0] == pytest.approx(10 + weights.win_bonus)
-    assert _rewards(state, 0, weights)[1] == pytest.approx(-10 - weights.win_bonus + 30)
+    assert rewards(state, 0, weights, searcher=1)[0] == pytest.approx(10 + weights.win_bonus)
+    assert rewards(state, 0, weights)[1] == pytest.approx(-10 - weights.win_bonus + 30)
     assert parse_weights("rival_own_weight=0").rival_own_weight == 0.0
 
 

@@ -21,14 +21,10 @@ from core.cache import redis_cache
 from games import sweeps
 from games.models import Game
 from notifications import services as notifications
-from tests.celery.conftest import (
-    against_computer,
-    computer_moved_at,
-    first_legal_move,
-    wait_for,
-)
-from tests.conftest import PASSWORD
-from tests.outage import hung_server
+from tests.support.factories import PASSWORD
+from tests.support.outage import hung_server
+from tests.support.play import first_legal_move
+from tests.support.workers import against_computer_to_move, computer_moved_at, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -100,7 +96,7 @@ def test_with_redis_stopped_every_door_answers_within_a_second(
     settings, redis_server, send_tasks_to, alice
 ):
     settings.CACHES = {"default": redis_cache(redis_server.url, 0.25)}
-    games = [against_computer(alice), against_computer(alice)]
+    games = [against_computer_to_move(alice), against_computer_to_move(alice)]
     send_tasks_to(redis_server.url)
 
     redis_server.stop()
@@ -112,7 +108,7 @@ def test_moves_made_while_redis_was_stopped_are_answered_once_it_is_back(
     settings, redis_server, send_tasks_to, start_worker, mail_sink, alice
 ):
     settings.CACHES = {"default": redis_cache(redis_server.url, 0.25)}
-    games = [against_computer(alice), against_computer(alice)]
+    games = [against_computer_to_move(alice), against_computer_to_move(alice)]
     send_tasks_to(redis_server.url)
 
     redis_server.stop()
@@ -160,7 +156,7 @@ def test_moves_made_while_redis_was_stopped_are_answered_once_it_is_back(
 def test_with_redis_hung_moves_answer_within_a_second(settings, send_tasks_to, alice):
     with hung_server() as url:
         settings.CACHES = {"default": redis_cache(url, 0.25)}
-        games = [against_computer(alice), against_computer(alice)]
+        games = [against_computer_to_move(alice), against_computer_to_move(alice)]
         send_tasks_to(url)
 
         move_against_the_computer_through_every_door(alice, *games)

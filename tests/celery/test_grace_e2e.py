@@ -8,10 +8,12 @@ import pytest
 from django.urls import reverse
 
 import azul
+from core.cache import redis_cache
 from core.tasks import send
 from games.models import Game
 from notifications.models import Notification
-from tests.celery.conftest import first_legal_move, wait_for
+from tests.support.play import first_legal_move
+from tests.support.workers import wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -80,10 +82,18 @@ def test_a_move_mails_the_other_player_after_the_grace_period(
 
 
 def test_no_mail_when_the_other_player_opens_the_game_within_the_grace_period(
-    alice_to_move, redis_server, start_worker, mail_sink, client_for, alice, bob
+    alice_to_move, redis_server, start_worker, mail_sink, client_for, alice, bob, settings
 ):
+    # The site and the worker share Redis as their cache, as in production: the mark that bob
+    # saw the game is kept there (a GET writes nothing to the database).
+    settings.CACHES = {"default": redis_cache(redis_server.url, 0.5)}
     game = alice_to_move
-    worker = start_worker(redis_server.url, NOTIFY_GRACE_SECONDS=str(GRACE), **mail_sink.env)
+    worker = start_worker(
+        redis_server.url,
+        REDIS_URL=redis_server.url,
+        NOTIFY_GRACE_SECONDS=str(GRACE),
+        **mail_sink.env,
+    )
 
     play_on_the_page(client_for(alice), game.id)
     # Bob has the game open before the grace period is over, on his turn.

@@ -3,7 +3,7 @@ and the "your turn" email that follows goes over SMTP.
 
 The worker is a subprocess pointed at this test run's database and at a `redis-server` of the
 test's own; this process sends tasks to that Redis instead of running them in-process (see
-conftest.py).
+tests/celery/conftest.py and tests/support/workers.py).
 """
 
 import time
@@ -15,13 +15,13 @@ from django.urls import resolve, reverse
 
 from accounts.models import Delivery
 from games.models import Game, LogEntry
-from tests.celery.conftest import (
+from tests.support.urls import games_url
+from tests.support.workers import (
     WORKER_SITE_URL,
-    against_computer,
+    against_computer_to_move,
     computer_moved_at,
     wait_for,
 )
-from tests.games.conftest import games_url
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -61,7 +61,7 @@ def test_the_worker_plays_the_computers_move(redis_server, start_worker, api_cli
 def test_the_computers_move_then_one_your_turn_email_with_working_links(
     redis_server, start_worker, mail_sink, api_client_for, client_for, alice
 ):
-    game = against_computer(alice, level="greedy")
+    game = against_computer_to_move(alice, level="greedy")
     worker = start_worker(redis_server.url, NOTIFY_GRACE_SECONDS="0", **mail_sink.env)
     api = api_client_for(alice)
 

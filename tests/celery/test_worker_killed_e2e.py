@@ -10,14 +10,10 @@ from django.utils import timezone
 
 from games import sweeps
 from games.models import Game, LogEntry
-from tests.celery.conftest import (
-    against_computer,
-    computer_moved_at,
-    entries_from,
-    first_legal_move,
-    wait_for,
-)
-from tests.games.conftest import games_url
+from tests.support.play import first_legal_move
+from tests.support.records import entries_from
+from tests.support.urls import games_url
+from tests.support.workers import against_computer_to_move, computer_moved_at, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -26,7 +22,7 @@ def test_a_worker_killed_mid_turn_leads_to_exactly_one_computer_move(
     redis_server, start_worker, api_client_for, alice
 ):
     # The strong computer thinks for most of a second before it writes its move.
-    game = against_computer(alice, level="strong")
+    game = against_computer_to_move(alice, level="strong")
     first = start_worker(redis_server.url)
 
     _, move, ply = first_legal_move(game.id)

@@ -9,7 +9,7 @@ from core.text import end_sentence, tidy_full_stops
 from games.models import Game, Seat
 from notifications import services as notification_services
 from notifications.models import Notification
-from tests.conftest import PASSWORD
+from tests.support.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

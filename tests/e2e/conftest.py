@@ -51,7 +51,7 @@ def _chromium_path() -> str:
 
 
 def _end_live_waits() -> None:
-    """End the long-polls the pages left waiting in the live server (games/live.py), and wait
+    """End the long-polls the pages left waiting in the live server (games/live/), and wait
     for the thread that watches them to stop, so that no request holds the test database."""
     from games import live
 
@@ -62,7 +62,7 @@ def _end_live_waits() -> None:
 @pytest.fixture(scope="module")
 def browser(django_db_setup) -> Iterator:
     """Chromium, for a module of tests. Playwright's synchronous API runs an event loop in this
-    thread while it is open, which the tests of async views (tests/live) cannot share: it is
+    thread while it is open, which the tests of async views (tests/games/live) cannot share: it is
     closed after each module. It depends on the test database so that it closes before the
     database is dropped: the pages' long-polls left waiting must end first."""
     sync_api = pytest.importorskip("playwright.sync_api")

@@ -3,8 +3,8 @@ header's links line up with the page's content, on wide pages too."""
 
 import pytest
 
-from tests.conftest import PASSWORD
-from tests.replays.conftest import finish
+from tests.support.factories import PASSWORD
+from tests.support.play import finish
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

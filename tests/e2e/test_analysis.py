@@ -5,7 +5,7 @@ import pytest
 from django.test import override_settings
 
 from analysis.models import Analysis
-from tests.replays.conftest import finish
+from tests.support.play import finish
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -4,40 +4,13 @@ each player scored; then to the end, where a banner says how it went. On a phone
 brings the pattern lines into view, and the hint does not mention a key phones lack."""
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
-from tests.board.conftest import (
-    against_computer,
-    board_url,
-    game_over,
-    long_game,
-    play_until,
-    round_over,
-    to_move,
-)
-from tests.conftest import SESSION_BACKEND
+from tests.support.browser import DESKTOP, PHONE, page_for
+from tests.support.factories import against_computer
+from tests.support.play import game_over, long_game, only_to_move, play_forward, round_over
+from tests.support.urls import board_url
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
-
-
-def page_for(browser, base: str, user, viewport: dict, phone: bool = False, scale: int = 2):
-    """A page of a new browser context signed in as `user` (the session of a forced login); a
-    `phone` has a touch screen and `scale` device pixels per CSS pixel."""
-    client = Client()
-    client.force_login(user, backend=SESSION_BACKEND)
-    options = {"viewport": viewport}
-    if phone:
-        options |= {"is_mobile": True, "has_touch": True, "device_scale_factor": scale}
-    context = browser.new_context(**options)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return page
 
 
 def numbers_are_whole(page) -> bool:
@@ -53,7 +26,7 @@ def numbers_are_whole(page) -> bool:
 
 
 def test_round_summary_then_game_over_banner(browser, live_server, alice, artifacts):
-    game = play_until(against_computer(alice, level="greedy"), alice, round_over(1))
+    game = play_forward(against_computer(alice, level="greedy"), until=round_over(1), seed=3)
     assert game.engine_state().round == 2
     page = page_for(browser, live_server.url, alice, DESKTOP)
     page.goto(live_server.url + board_url(game))
@@ -73,7 +46,7 @@ def test_round_summary_then_game_over_banner(browser, live_server, alice, artifa
     # The rest of the game is played elsewhere while the page stays open: when the live update
     # brings the finished game, the page reloads itself to show the banner and the rematch.
     page.evaluate("window.stillTheSamePage = true")
-    game = play_until(game, alice, game_over)
+    game = play_forward(game, until=game_over, seed=3)
     banner = page.locator(".game-over")
     banner.wait_for(state="visible")
     assert page.evaluate("window.stillTheSamePage") is None  # reloaded, by the page itself
@@ -108,7 +81,7 @@ def test_three_digit_move_numbers_are_shown_whole(browser, live_server, alice):
 def test_on_a_phone_picking_tiles_brings_the_pattern_lines_into_view(
     browser, live_server, alice, artifacts
 ):
-    game = play_until(against_computer(alice), alice, to_move(0))
+    game = play_forward(against_computer(alice), until=only_to_move(0), seed=3)
     page = page_for(browser, live_server.url, alice, PHONE, phone=True)
     page.goto(live_server.url + board_url(game))
     assert "Esc" not in page.locator(".pick-hint").first.text_content()

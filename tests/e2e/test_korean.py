@@ -8,7 +8,7 @@ from django.conf import settings
 from django.test import Client
 
 from games import live
-from tests.conftest import SESSION_BACKEND
+from tests.support.factories import SESSION_BACKEND
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -10,7 +10,7 @@ from django.test import Client
 
 import azul
 from games import live, selectors
-from tests.conftest import SESSION_BACKEND
+from tests.support.factories import SESSION_BACKEND
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -7,21 +7,9 @@ import re
 import pytest
 
 from games.models import Game, Seat
-from tests.conftest import PASSWORD
-from tests.e2e.test_play_by_clicking import play_one_move_by_clicking
+from tests.support.browser import play_one_move_by_clicking, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-
-
-def sign_in(browser, base: str, username: str):
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.set_default_timeout(15_000)
-    page.goto(base + "/accounts/login/")
-    page.fill("[name=login]", username)
-    page.fill("[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(base + "/")
-    return page
 
 
 def test_a_game_against_the_strong_computer_from_the_form(

@@ -1,13 +1,13 @@
 """Two players sign up, verify their email, start a game by invitation and play the first round
 by clicking tiles and pattern lines, the way people play it."""
 
-import json
 import re
 
 import pytest
 
 from games.models import Game
-from tests.conftest import PASSWORD
+from tests.support.browser import legal_moves, play_one_move_by_clicking
+from tests.support.factories import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -40,32 +40,6 @@ def sign_up_and_log_in(browser, base: str, mailoutbox, username: str):
     page.wait_for_url(base + "/")
     assert page.locator(f"nav >> text={username}").count() == 1
     return page
-
-
-def legal_moves(page) -> list[str]:
-    return json.loads(page.locator("#legal-moves").text_content())
-
-
-def play_one_move_by_clicking(page, turn: int) -> None:
-    game = page.locator("#game")
-    ply = game.get_attribute("data-ply")
-    moves = [m for m in legal_moves(page) if not m.startswith("wall")]
-    # Prefer pattern lines over the floor, and vary the choice a little from turn to turn.
-    lines = [m for m in moves if not m.endswith("floor")] or moves
-    source, color, dest = lines[turn % len(lines)].split()
-
-    page.click(f'button.take[data-source="{source}"][data-color="{color}"]')
-    assert "Picked" in page.locator(".pick-hint").text_content()
-    enabled = page.locator("button.dest:not([disabled])")
-    allowed = {enabled.nth(i).get_attribute("data-dest") for i in range(enabled.count())}
-    expected = {m.split()[2] for m in moves if m.split()[:2] == [source, color]}
-    assert allowed == expected  # illegal destinations cannot be chosen
-    page.click(f'button.dest[data-dest="{dest}"]')
-    page.wait_for_function(
-        f"document.getElementById('game') && document.getElementById('game').dataset.ply !== "
-        f"'{ply}'"
-    )
-    assert f"{source} {color} {dest}" in page.locator(".move-log").text_content()
 
 
 def test_two_players_sign_up_and_play_the_first_round(browser, live_server, mailoutbox, artifacts):

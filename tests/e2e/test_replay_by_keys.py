@@ -1,10 +1,10 @@
-"""In a real browser: the arrow keys and the buttons step through a replay (tests/replays has the
-rest of the replay's tests), the address follows so that a point can be linked to, and the
-browser's back button returns to the point before."""
+"""In a real browser: the arrow keys and the buttons step through a replay (tests/games/record
+has the rest of the replay's tests), the address follows so that a point can be linked to, and
+the browser's back button returns to the point before."""
 
 import pytest
 
-from tests.replays.conftest import finish
+from tests.support.play import finish
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.board.conftest import against_computer, board_url, game_over, play_until, round_over
-from tests.e2e.test_board_story import DESKTOP, PHONE, page_for
+from tests.support.browser import DESKTOP, PHONE, page_for
+from tests.support.factories import against_computer
+from tests.support.play import game_over, play_forward, round_over
+from tests.support.urls import board_url
 
 OUT = os.environ.get("AZUL_SCREENSHOTS")
 
@@ -51,9 +53,9 @@ def test_screenshots(browser, live_server, make_user):
             full = not (pick and device == "phone")
             page.screenshot(path=str(out / f"{name}-{device}.png"), full_page=full)
 
-    game = play_until(against_computer(alice, level="greedy"), alice, round_over(1))
+    game = play_forward(against_computer(alice, level="greedy"), until=round_over(1), seed=3)
     shoot("round-end", board_url(game))
-    game = play_until(game, alice, alice_to_move_after(game.ply + 2))
+    game = play_forward(game, until=alice_to_move_after(game.ply + 2), seed=3)
     shoot("mid-game", board_url(game), pick=True)
-    game = play_until(game, alice, game_over)
+    game = play_forward(game, until=game_over, seed=3)
     shoot("game-over", board_url(game))

@@ -7,20 +7,11 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
-from tests.smtp import Recorder
-from tests.smtp import smtp_server as serve_smtp
+from tests.support.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
 CONFIRM_LINK = re.compile(r"http://testserver(/accounts/confirm-email/[^/\s]+/)")
-
-
-@pytest.fixture
-def smtp_server(settings):
-    recorder = Recorder()
-    with serve_smtp(recorder, settings):
-        yield recorder
 
 
 def test_sign_up_mail_goes_through_smtp_and_its_link_confirms(client, smtp_server):

@@ -1,9 +1,9 @@
 """The engine's reasons for refusing a move reach players in their language.
 
 The engine raises English templates with their values (`EngineError.template`, `.params`);
-`games/engine_messages.py` lists every template for `makemessages` and translates them. These
-tests read the engine's source, so that a new `raise IllegalMove(...)` that is not listed fails
-here, not in front of a Korean player.
+`games/presenters/engine_words.py` lists every template for `makemessages` and translates them.
+These tests read the engine's source, so that a new `raise IllegalMove(...)` that is not listed
+fails here, not in front of a Korean player.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.utils import translation
 
 import azul
 from azul import IllegalMove, InvalidNotation
-from games import engine_messages
-from games.engine_messages import engine_error_text
+from games.presenters import engine_words
+from games.presenters.engine_words import engine_error_text
 
 ENGINE = Path(azul.__file__).parent
 ERRORS = {"IllegalMove", "InvalidNotation"}
@@ -53,39 +53,39 @@ def test_the_engine_raises_its_errors():
 def test_every_raised_template_is_listed_with_the_values_it_names(where, call):
     template = _constant(call.args[0]) if call.args else None
     assert template is not None, f"{where}: the message must be a plain string template"
-    assert template in engine_messages.TEMPLATES, (
-        f"{where}: {template!r} is not in games/engine_messages.py TEMPLATES"
+    assert template in engine_words.TEMPLATES, (
+        f"{where}: {template!r} is not in games/presenters/engine_words.py TEMPLATES"
     )
     keywords = {k.arg for k in call.keywords}
     assert set(PLACEHOLDER.findall(template)) == keywords, f"{where}: placeholders vs values"
     for keyword in call.keywords:
-        if keyword.arg in engine_messages.PHRASE_KEYS and _constant(keyword.value) is not None:
-            assert _constant(keyword.value) in engine_messages.PHRASES, where
+        if keyword.arg in engine_words.PHRASE_KEYS and _constant(keyword.value) is not None:
+            assert _constant(keyword.value) in engine_words.PHRASES, where
 
 
 def test_every_phrase_the_notation_passes_is_listed():
-    """The `what=` and `example=` values the notation's errors are given (moves.py)."""
-    tree = ast.parse((ENGINE / "moves.py").read_text())
+    """The `what=` and `example=` values the notation's errors are given (notation.py)."""
+    tree = ast.parse((ENGINE / "notation.py").read_text())
     phrases = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             for keyword in node.keywords:
-                if keyword.arg in engine_messages.PHRASE_KEYS and _constant(keyword.value):
+                if keyword.arg in engine_words.PHRASE_KEYS and _constant(keyword.value):
                     phrases.add(_constant(keyword.value))
         names = {getattr(t, "id", None) for t in getattr(node, "targets", [])}
         value = _constant(getattr(node, "value", None))
-        if isinstance(node, ast.Assign) and names & engine_messages.PHRASE_KEYS and value:
+        if isinstance(node, ast.Assign) and names & engine_words.PHRASE_KEYS and value:
             phrases.add(value)
     assert phrases
-    assert phrases <= set(engine_messages.PHRASES)
+    assert phrases <= set(engine_words.PHRASES)
 
 
 def test_the_listed_words_cover_the_engine():
-    assert len(engine_messages.COLOR_NAMES) == len(azul.COLORS)
-    assert {str(c) for c in engine_messages.COLOR_NAMES} == set(azul.COLORS)
+    assert len(engine_words.COLOR_NAMES) == len(azul.COLORS)
+    assert {str(c) for c in engine_words.COLOR_NAMES} == set(azul.COLORS)
     from azul.state import PHASES
 
-    assert {str(p) for p in engine_messages.PHASE_NAMES} == set(PHASES)
+    assert {str(p) for p in engine_words.PHASE_NAMES} == set(PHASES)
 
 
 def test_str_is_the_english_reason():
@@ -116,7 +116,7 @@ def test_an_illegal_move_in_korean(settings):
     colour = move.split()[1]
     with translation.override("ko"):
         text = engine_error_text(caught.value)
-        korean_colour = engine_messages.color_name(colour)
+        korean_colour = engine_words.color_name(colour)
     assert text == f"1번 공장에 {korean_colour} 타일이 없습니다"
     with translation.override("en"):
         assert engine_error_text(caught.value) == str(caught.value)
@@ -143,7 +143,7 @@ def test_notation_errors_in_korean():
     )
 
 
-@pytest.mark.parametrize("template", engine_messages.TEMPLATES)
+@pytest.mark.parametrize("template", engine_words.TEMPLATES)
 def test_every_template_formats_in_korean(template):
     names = PLACEHOLDER.findall(template)
     exc = IllegalMove(template, **{name: "x" for name in names})

@@ -12,9 +12,9 @@ from django.urls import reverse
 
 import azul
 from accounts.models import Profile
-from tests.conftest import PASSWORD
-from tests.games.conftest import games_url
-from tests.pages.conftest import play_moves
+from tests.support.factories import PASSWORD
+from tests.support.play import play_forward
+from tests.support.urls import games_url
 
 pytestmark = pytest.mark.django_db
 
@@ -297,7 +297,7 @@ def test_a_form_error_is_in_korean(alice, client_for):
 
 def test_a_refused_vacation_and_the_settings_form_in_korean(alice, client_for):
     client = client_for(alice)
-    page = text(client.post(reverse("accounts:vacation"), {"days": "99"}, **KO))
+    page = text(client.post(reverse("games:vacation"), {"days": "99"}, **KO))
     assert_korean(page, "settings with an error")
     assert "일일 요약" in page and "바로" in page
 
@@ -310,7 +310,7 @@ def test_the_your_turn_email_is_in_korean(alice, bob, start_game):
     # The player who completed the table hears it is their turn; the other hears that the game
     # started, and of their turn only after a move: make one if the first turn is theirs.
     if not Notification.objects.filter(kind=Notification.Kind.YOUR_TURN, game=game).exists():
-        play_moves(game, 1)
+        play_forward(game, moves=1)
     notification = Notification.objects.select_related("recipient__profile").get(
         kind=Notification.Kind.YOUR_TURN, game=game
     )

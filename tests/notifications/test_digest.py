@@ -10,8 +10,10 @@ import time_machine
 from games import services as game_services
 from notifications import services
 from notifications.models import Notification
-from tests.notifications.conftest import game_url, sent, waiting_for
-from tests.notifications.test_outbox import run_at_once
+from tests.support.concurrency import run_at_once
+from tests.support.mail import sent
+from tests.support.play import waiting_for
+from tests.support.urls import emailed_game_url
 
 UTC = datetime.UTC
 # Paris is at UTC+1 in January: 08:00 there is 07:00 UTC.
@@ -63,9 +65,9 @@ def test_the_digest_goes_at_eight_local_time_once_a_day_with_exactly_the_waiting
         assert digest.to == [alice.email]
         assert digest.subject == "[Azul] 1 game waiting for you"
         for part in text_and_html(digest):
-            assert game_url(mine) in part
-            assert game_url(theirs) not in part
-            assert game_url(invited) not in part
+            assert emailed_game_url(mine) in part
+            assert emailed_game_url(theirs) not in part
+            assert emailed_game_url(invited) not in part
             assert "Against bob" in part
 
         for later in (at(7, 1), at(7, 30), at(12, 0), at(23, 59)):
@@ -102,7 +104,7 @@ def test_each_player_gets_the_digest_at_eight_in_their_own_time_zone(
         services.sweep()
 
     [digest] = digests_to(carol)
-    assert game_url(theirs) in digest.body
+    assert emailed_game_url(theirs) in digest.body
     assert digests_to(bob) == []  # nothing waiting, nothing held: no email
 
 
@@ -126,7 +128,7 @@ def test_the_digest_carries_what_was_held_for_it(in_paris, alice, bob, start_gam
         assert digest.subject == "[Azul] Your daily digest"
         for part in text_and_html(digest):
             assert "Game over against bob" in part
-            assert game_url(game) in part
+            assert emailed_game_url(game) in part
         held.refresh_from_db()
         assert held.status == "sent"
         assert held.digest.kind == "digest"

@@ -10,7 +10,9 @@ from django.test import Client
 from games.models import Game, Seat
 from notifications import services, tokens
 from notifications.models import Notification
-from tests.notifications.conftest import SITE_URL, game_url, sent, waiting_for
+from tests.support.mail import sent
+from tests.support.play import waiting_for
+from tests.support.urls import SITE_URL, emailed_game_url
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +57,7 @@ def test_every_email_has_both_parts_the_game_link_the_opponents_and_unsubscribe_
     assert [mime for _, mime in message.alternatives] == ["text/html"]
     text, html = message.body, message.alternatives[0].content
     for part in (text, html):
-        assert game_url(game) in part
+        assert emailed_game_url(game) in part
         assert "Bob the Builder" in part  # the display name
         assert "alice" in part  # no display name: the username
         # Her opponents are named, and she is not one of them (but the scores show her).
@@ -148,10 +150,10 @@ def test_an_email_through_a_real_smtp_server_unsubscribes_in_one_click(
     text = message.get_body(preferencelist=("plain",)).get_content()
     html = message.get_body(preferencelist=("html",)).get_content()
     for part in (text, html):
-        assert game_url(game) in part
+        assert emailed_game_url(game) in part
         assert "Bob the Builder" in part
         assert unsubscribe in part
-    assert f'href="{game_url(game)}"' in html
+    assert f'href="{emailed_game_url(game)}"' in html
 
     # The mail client's one-click POST: no session, no CSRF token.
     response = Client(enforce_csrf_checks=True).post(

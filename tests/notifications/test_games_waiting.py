@@ -9,9 +9,10 @@ from django.urls import reverse
 import azul
 from games import selectors
 from games.models import Game
+from games.presenters import lists
 from games.selectors import games_waiting_count
 from notifications import context_processors
-from tests.notifications.conftest import play_one, position_of, waiting_for
+from tests.support.play import first_move, play_forward, position_of, waiting_for
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +45,7 @@ def test_the_count_agrees_with_the_engine_through_real_play(make_user, start_gam
         if not active:
             break
         index = games.index(rng.choice(active))
-        games[index] = play_one(games[index], rng)
+        games[index] = play_forward(games[index], moves=1, rng=rng)
         state = azul.State.from_dict(games[index].state)
         several_tiling |= state.phase == "tile" and len(state.to_move) > 1
 
@@ -52,7 +53,7 @@ def test_the_count_agrees_with_the_engine_through_real_play(make_user, start_gam
     assert several_tiling
     for user in players:
         assert games_waiting_count(user_id=user.pk) == len(
-            selectors.games_for_user(user=user)["my_turn"]
+            lists.games_for_user(user=user)["my_turn"]
         )
 
 
@@ -75,7 +76,7 @@ def test_the_count_is_one_query_and_leaves_out_other_games(
     assert games_waiting_count(user_id=carol.pk) == 1
     # A move in one of her games: read afresh.
     waiting_for(selectors.game_get(game_id=finished.pk), alice)
-    play_one(selectors.game_get(game_id=Game.objects.filter(status="active").first().pk))
+    play_forward(Game.objects.filter(status="active").first().pk, moves=1, pick=first_move)
     assert games_waiting_count(user_id=alice.pk) == expected_waiting(alice)
 
 

@@ -1,5 +1,7 @@
 """A "your turn" email waits NOTIFY_GRACE_SECONDS and is dropped if the player opens the game or
-moves meanwhile: two people playing live get no email per move."""
+moves meanwhile: two people playing live get no email per move. Opening the game writes nothing
+(`games.effects.game_viewed`: a mark in the cache), and the email is skipped when it comes to be
+sent."""
 
 import datetime
 from datetime import timedelta
@@ -7,9 +9,11 @@ from datetime import timedelta
 import pytest
 import time_machine
 
-from notifications import services, tasks
+from games import effects
+from notifications import seen, services, tasks
 from notifications.models import Notification
-from tests.notifications.conftest import sent, waiting_for
+from tests.support.mail import sent
+from tests.support.play import waiting_for
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +61,7 @@ def test_a_player_who_opens_the_game_gets_no_your_turn_email(
     row = your_turn(alice, game, 5, django_capture_on_commit_callbacks)
 
     clock.shift(timedelta(seconds=60))
-    assert services.game_seen(user_id=alice.pk, game_id=game.id) == 1
+    effects.game_viewed(user_id=alice.pk, game_id=game.id)
     clock.shift(timedelta(seconds=61))
     tasks.send_notification.apply(args=[row.pk])
     clock.shift(timedelta(minutes=10))
@@ -77,10 +81,10 @@ def test_two_players_playing_live_get_no_email_per_move(
     for ply in range(1, 11):
         # Each move: the mover has seen the game, and the other is notified.
         mover, other = players[ply % 2], players[(ply + 1) % 2]
-        services.game_seen(user_id=mover.pk, game_id=game.id)
+        effects.game_viewed(user_id=mover.pk, game_id=game.id)
         your_turn(other, game, ply, django_capture_on_commit_callbacks)
         clock.shift(timedelta(seconds=30))
-    services.game_seen(user_id=players[1].pk, game_id=game.id)  # the last one answers too
+    effects.game_viewed(user_id=players[1].pk, game_id=game.id)  # the last one answers too
     clock.shift(timedelta(minutes=10))
     services.sweep()
 
@@ -88,10 +92,9 @@ def test_two_players_playing_live_get_no_email_per_move(
     assert set(Notification.objects.values_list("status", flat=True)) == {"skipped"}
 
 
-def test_game_seen_skips_only_that_players_turn_and_reminder_mails_of_that_game(
-    alice, bob, start_game, clock, django_assert_num_queries
-):
-    game, other_game = start_game(alice, bob), start_game(alice, bob)
+def notify_around_alices_game(alice, bob, game, other_game) -> None:
+    """Emails for alice and bob about two games: those that seeing `game` makes unneeded are
+    alice's "your turn" and reminder at ply 7 of it."""
     for kind in ("your_turn", "reminder", "game_over"):
         services.notify(recipient_id=alice.pk, kind=kind, game_id=game.id, ply=7)
     services.notify(recipient_id=bob.pk, kind="your_turn", game_id=game.id, ply=8)
@@ -99,8 +102,72 @@ def test_game_seen_skips_only_that_players_turn_and_reminder_mails_of_that_game(
     services.notify(recipient_id=alice.pk, kind="your_turn", game_id=game.id, ply=3)
     Notification.objects.filter(ply=3).update(status="sent")
 
+
+def test_seeing_a_game_writes_nothing_and_drops_only_that_players_turn_and_reminder_mails(
+    alice, bob, start_game, clock, django_assert_num_queries
+):
+    game, other_game = start_game(alice, bob), start_game(alice, bob)
+    notify_around_alices_game(alice, bob, game, other_game)
+    clock.shift(timedelta(seconds=1))
+
+    with django_assert_num_queries(0):
+        effects.game_viewed(user_id=alice.pk, game_id=game.id)
+    clock.shift(timedelta(minutes=10))
+    services.sweep()
+
+    dropped = {
+        (r.recipient_id, r.game_id, r.kind, r.ply)
+        for r in Notification.objects.filter(last_error=seen.SEEN_REASON)
+    }
+    assert dropped == {(alice.pk, game.id, "your_turn", 7), (alice.pk, game.id, "reminder", 7)}
+    assert set(
+        Notification.objects.filter(last_error=seen.SEEN_REASON).values_list("status", flat=True)
+    ) == {"skipped"}
+
+
+def test_a_mail_written_after_the_player_saw_the_game_goes(
+    alice, bob, start_game, clock, django_capture_on_commit_callbacks
+):
+    game = waiting_for(start_game(alice, bob), alice)
+    effects.game_viewed(user_id=alice.pk, game_id=game.id)
+    clock.shift(timedelta(seconds=1))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notify(recipient_id=alice.pk, kind="reminder", game_id=game.id, ply=game.ply)
+
+    assert len(sent("reminder")) == 1
+
+
+def test_a_lost_mark_lets_the_email_go(
+    alice, bob, start_game, clock, django_capture_on_commit_callbacks
+):
+    """The mark is in the cache only: lost (Redis restarted, or down), the email goes."""
+    from django.core.cache import cache
+
+    game = waiting_for(start_game(alice, bob), alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notify(recipient_id=alice.pk, kind="reminder", game_id=game.id, ply=game.ply)
+    assert len(sent("reminder")) == 1  # at once: nothing to see yet
+
+    row = your_turn(alice, game, game.ply, django_capture_on_commit_callbacks)
+    clock.shift(timedelta(seconds=1))
+    effects.game_viewed(user_id=alice.pk, game_id=game.id)
+    cache.clear()
+    clock.shift(timedelta(minutes=10))
+    services.sweep()
+
+    row.refresh_from_db()
+    assert row.status == "sent"
+
+
+def test_resigning_skips_only_that_players_turn_and_reminder_mails_of_that_game(
+    alice, bob, start_game, clock, django_assert_num_queries
+):
+    game, other_game = start_game(alice, bob), start_game(alice, bob)
+    notify_around_alices_game(alice, bob, game, other_game)
+
     with django_assert_num_queries(1):
-        skipped = services.game_seen(user_id=alice.pk, game_id=game.id)
+        skipped = services.turn_emails_skip(user_id=alice.pk, game_id=game.id)
 
     assert skipped == 2
     statuses = {
@@ -123,10 +190,17 @@ def test_a_your_turn_held_for_the_digest_is_dropped_when_the_game_is_seen(
     alice.profile.save()
     game = start_game(alice, bob)
     services.notify(recipient_id=alice.pk, kind="your_turn", game_id=game.id, ply=2)
+    clock.shift(timedelta(minutes=10))
+    services.sweep()
+    row = Notification.objects.get(recipient=alice, kind="your_turn")
+    assert row.status == "held"
 
-    services.game_seen(user_id=alice.pk, game_id=game.id)
+    effects.game_viewed(user_id=alice.pk, game_id=game.id)
+    clock.move_to(START.replace(hour=8, minute=0) + timedelta(days=1))  # the digest's hour
+    services.sweep()
 
-    assert Notification.objects.get(recipient=alice).status == "skipped"
+    row.refresh_from_db()
+    assert (row.status, row.last_error, row.digest_id) == ("skipped", seen.SEEN_REASON, None)
 
 
 def test_other_kinds_go_at_once(alice, bob, start_game, clock, django_capture_on_commit_callbacks):

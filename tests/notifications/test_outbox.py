@@ -2,13 +2,12 @@
 sweeps run at once; failures retried with backoff; nothing lost when the broker is down."""
 
 import datetime
-import threading
 from datetime import timedelta
 
 import pytest
 import time_machine
 from django.contrib.admin.sites import site
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 from django.test import RequestFactory
 from django.utils import timezone
 
@@ -16,34 +15,11 @@ from azul_site.celery import app as celery_app
 from notifications import selectors, services, tasks
 from notifications.admin import NotificationAdmin
 from notifications.models import Notification
-from tests.notifications.conftest import FailingBackend, sent, waiting_for
+from tests.support.concurrency import run_at_once
+from tests.support.mail import FailingBackend, sent
+from tests.support.play import waiting_for
 
 START = datetime.datetime(2027, 3, 10, 12, 0, tzinfo=datetime.UTC)
-
-
-def run_at_once(count: int, work) -> list:
-    """Run `work()` in `count` threads that start together, each with its own database
-    connection; the results, and any exception raised in a thread."""
-    barrier = threading.Barrier(count)
-    results: list = []
-    errors: list = []
-
-    def run() -> None:
-        try:
-            barrier.wait()
-            results.append(work())
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors, errors
-    return results
 
 
 @pytest.mark.django_db
@@ -163,7 +139,7 @@ def test_five_sweeps_at_once_send_each_due_row_once(alice, bob, carol, start_gam
 def test_a_failed_send_is_retried_with_backoff_then_marked_failed(
     alice, bob, start_game, settings, django_capture_on_commit_callbacks
 ):
-    settings.EMAIL_BACKEND = "tests.notifications.conftest.FailingBackend"
+    settings.EMAIL_BACKEND = "tests.support.mail.FailingBackend"
     settings.NOTIFY_MAX_ATTEMPTS = 3
     FailingBackend.attempts = 0
     game = start_game(alice, bob)

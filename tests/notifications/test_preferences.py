@@ -9,7 +9,7 @@ from django.urls import reverse
 from accounts.models import DELIVERY_FIELDS
 from notifications import services
 from notifications.models import Notification
-from tests.notifications.conftest import sent
+from tests.support.mail import sent
 
 BEFORE = [("accounts", "0002_user_profile_manager")]
 AFTER = [("accounts", "0005_drop_notify_switches")]

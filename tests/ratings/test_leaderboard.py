@@ -21,7 +21,7 @@ from ratings.serializers import (
     LeaderboardRowSerializer,
     LeaderboardStandingSerializer,
 )
-from tests.ratings.conftest import play_to_end
+from tests.support.play import play_to_end
 
 pytestmark = pytest.mark.django_db
 

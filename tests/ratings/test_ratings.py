@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import random
 
 import pytest
 import time_machine
@@ -12,10 +11,12 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat
+from games.services import locking, playing
 from ratings import services as rating_services
 from ratings import skill as rating_skill
 from ratings.models import PlayerRecord, RatedGame, Rating
-from tests.ratings.conftest import play_to_end, random_move, record, seats_of, skill
+from tests.support.play import play_forward, play_to_end, random_players_move
+from tests.support.records import record, seats_of, skill
 
 pytestmark = pytest.mark.django_db
 
@@ -94,12 +95,12 @@ def test_in_a_four_player_game_the_winner_rises_and_the_last_falls(start_game, p
 
 
 def finished_game_with_places(start_game, users, places: list[int]) -> tuple[Game, list[Seat]]:
-    """A game between new players, finished with these places as `_finish` would record them
-    (random play cannot be steered into a tie), then rated by the service in a transaction that
-    locks it, as `_write` does."""
+    """A game between new players, finished with these places as `record_result` would record
+    them (random play cannot be steered into a tie), then rated by the service in a transaction
+    that locks it, as `write_moves` does (through `games.effects.game_finished`)."""
     game = start_game(*users)
     with transaction.atomic():
-        game = services._lock_game(game.id)
+        game = locking.lock_game(game.id)
         seats = list(game.seat_list)
         for seat, place in zip(seats, places, strict=True):
             seat.place, seat.final_score = place, 50 - 10 * place
@@ -151,15 +152,15 @@ def test_finishing_twice_changes_ratings_once(start_game, alice, bob, carol):
 
     # A retried finish: the finishing write runs again under the game's lock.
     with transaction.atomic():
-        locked = services._lock_game(game.id)
+        locked = locking.lock_game(game.id)
         seats = list(locked.seat_list)
         state = locked.engine_state()
-        services._finish(locked, seats, state)
-        services._write(locked, seats, [], state)
+        playing.record_result(locked, seats, state)
+        playing.write_moves(locked, seats, [], state)
     assert snapshot() == rated
     # The rating service on its own, too.
     with transaction.atomic():
-        locked = services._lock_game(game.id)
+        locked = locking.lock_game(game.id)
         assert not rating_services.game_rate(game=locked, seats=list(locked.seat_list))
     assert snapshot() == rated
     # And the tasks that could come late: nothing is left to play.
@@ -176,19 +177,12 @@ def test_a_seat_lost_by_timeouts_is_ranked_last(start_game, alice, bob, carol):
     bob_seat = Seat.objects.get(game=game, user=bob)
     Seat.objects.filter(pk=bob_seat.pk).update(timeouts=2)  # two timeouts earlier on
     before = {u.pk: skill(u) for u in (alice, bob, carol)}
-    rng = random.Random(1)
-    while True:
-        game = Game.objects.get(pk=game.id)
-        state = game.engine_state()
-        position = state.to_move[0]
-        if position == bob_seat.position:
-            break
-        services.move_submit(
-            game_id=game.id,
-            user=Seat.objects.get(game=game, position=position).user,
-            move=str(random_move(state, position, rng)),
-            expected_ply=game.ply,
-        )
+    game = play_forward(
+        game,
+        until=lambda game: game.engine_state().to_move[0] == bob_seat.position,
+        pick=random_players_move,
+        seed=1,
+    )
     with time_machine.travel(game.turn_deadline + datetime.timedelta(minutes=1), tick=False):
         assert services.timeouts_play(game_id=game.id, expected_ply=game.ply) is not None
     bob_seat.refresh_from_db()

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from games import services
 from games.models import Game, Seat
 from ratings.models import PlayerRecord, RatedGame, Rating
-from tests.ratings.conftest import fast_forward, play_to_end
+from tests.support.play import play_to_end, write_log_to_last_move
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def play_games(users: list, count: int, seed: int) -> None:
         for user, spec in zip(seated[1:], seats, strict=True):
             if spec.kind == "invite":
                 game = services.invitation_respond(game_id=game.id, user=user, accept=True)
-        fast_forward(game.id, rng)
+        write_log_to_last_move(game.id, rng)
         if number % 8 == 3:
             # As three timeouts leave it: the computer plays the seat for its absent player.
             Seat.objects.filter(game=game, position=rng.randrange(players)).update(

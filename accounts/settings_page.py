@@ -1,0 +1,37 @@
+"""The settings page as it is rendered, shared by the forms posted to it: the profile's
+(`accounts.views`) and the vacation's, which lives with the clocks it stops (`games.web`)."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from accounts import selectors
+from accounts.forms import ProfileForm, VacationForm
+from accounts.http import AuthenticatedHttpRequest
+
+
+def settings_page(
+    request: AuthenticatedHttpRequest,
+    *,
+    form: ProfileForm | None = None,
+    vacation_form: VacationForm | None = None,
+    new_token: Token | None = None,
+) -> HttpResponse:
+    """The page with the forms as given (a posted one with its errors), the others fresh.
+    `new_token` is shown once, on the response that created it."""
+    if form is None:
+        form = ProfileForm(instance=selectors.profile_for(user=request.user))
+    profile = form.instance
+    now = timezone.now()
+    context = {
+        "form": form,
+        "token": new_token or selectors.token_for(user=request.user),
+        "new_token": new_token,
+        "vacation_form": vacation_form or VacationForm(),
+        "away_until": profile.vacation_until if profile.on_vacation(now) else None,
+        "vacation_days_left": profile.vacation_days_left(now.year),
+    }
+    return render(request, "accounts/settings.html", context)

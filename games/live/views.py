@@ -1,0 +1,52 @@
+"""The board page's wait (`games:live`): has the game changed from the board the page shows?"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotModified,
+    JsonResponse,
+)
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_GET
+
+from games.live.conditions import BadWait, can_wait, etag, if_none_match, matches, wait_seconds
+from games.live.watcher import wait_for_change
+from games.web.board import version_or_404
+
+
+@require_GET
+def game_changes(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Whether the game has changed from the board the page shows, which the page names by the
+    ETag this gave it (`If-None-Match`), or else by its ply (`?since=`): at once when it has
+    already, else as soon as it does within `?wait=` seconds. Changed: 200, `{"ply": N}` and the
+    new ETag (the page then loads the board partial from the site); unchanged: 304 (204 without
+    `If-None-Match`) and the ETag. Signed-in users only, as the board is.
+
+    It renders no board: what wakes here is cheap, and the boards are rendered by the site's
+    workers, which the page would ask for them anyway."""
+    try:
+        seconds = wait_seconds(request.GET.get("wait"))
+    except BadWait as exc:
+        return HttpResponseBadRequest(f"wait: {exc}", content_type="text/plain; charset=utf-8")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    version = version_or_404(game_id, request.user)
+    tag, tags = etag(version), if_none_match(request)
+    seen = tags or ([tag] if request.GET.get("since") == str(version.ply) else [])
+    waits = seconds and matches(seen, tag) and can_wait(request)
+    if waits and wait_for_change(version, seconds):
+        version = version_or_404(game_id, request.user)
+        tag = etag(version)
+    if matches(seen, tag):
+        response = HttpResponseNotModified() if tags else HttpResponse(status=204)
+    else:
+        response = JsonResponse({"ply": version.ply})
+    response["ETag"] = tag
+    patch_cache_control(response, private=True, no_cache=True)
+    return response

@@ -1,0 +1,133 @@
+"""The process's watcher: waiting requests block on an event, and one thread reads the versions
+of all the games they wait on, in one query every `POLL_SECONDS`, and wakes those whose game has
+moved on (see `games.live`)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import DatabaseError, connection
+
+from games.models import Game
+from games.selectors import GameVersion
+
+logger = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.25
+"""How often a process reads the versions of the games its requests wait on."""
+
+MAX_WAITERS = 2000
+"""Waiting requests one process holds at once; past that, requests answer at once (the page then
+polls). `make bench-live` measures what a process holds."""
+
+
+# -- the database ---------------------------------------------------------------------------------
+
+
+def _release_connection() -> None:
+    """Give this thread's database connection up (outside a transaction) before a wait: back to
+    the live process's pool (azul_site/asgi.py), or closed."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+# -- waiting for a game to change ----------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Waiter:
+    game_id: uuid.UUID
+    seen: tuple[int, Any]  # (ply, updated_at) of the version the request started from
+    event: threading.Event = field(default_factory=threading.Event)
+
+
+class _Watch:
+    """The process's waiting requests, and the thread that wakes them: while any waits, it reads
+    the versions of their games in one query every `interval` seconds, and sets the event of
+    each request whose game is no longer at the version it saw (or no longer exists)."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._waiters: set[_Waiter] = set()
+        self._thread: threading.Thread | None = None
+        self._last_thread: threading.Thread | None = None
+        self._idle = threading.Event()  # set when the last waiter leaves: the thread stops now
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiters)
+
+    def wait(self, version: GameVersion, seconds: float) -> bool | None:
+        """Block up to `seconds` until the game is no longer at `version`: True when it moved
+        on, False at the end of the wait, None when the process already holds MAX_WAITERS."""
+        waiter = _Waiter(version.id, (version.ply, version.updated_at))
+        with self._lock:
+            if len(self._waiters) >= MAX_WAITERS:
+                return None
+            self._waiters.add(waiter)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="live-watch", daemon=True)
+                self._last_thread = self._thread
+                self._thread.start()
+        try:
+            return waiter.event.wait(seconds)
+        finally:
+            with self._lock:
+                self._waiters.discard(waiter)
+                if not self._waiters:
+                    self._idle.set()
+
+    def wake_all(self) -> None:
+        """End every wait now (they answer with the game as it is): for shutting down."""
+        with self._lock:
+            for waiter in self._waiters:
+                waiter.event.set()
+
+    def join(self, timeout: float) -> None:
+        """Wait for the thread to stop (it does once nobody waits) and close its connection."""
+        thread = self._last_thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        try:
+            while True:
+                with self._lock:
+                    self._idle.clear()
+                    if not self._waiters:
+                        self._thread = None
+                        return
+                    waiters = list(self._waiters)
+                self._check(waiters)
+                self._idle.wait(self.interval)
+        finally:
+            connection.close()  # this thread's own
+
+    def _check(self, waiters: list[_Waiter]) -> None:
+        ids = {w.game_id for w in waiters}
+        try:
+            rows = Game.objects.filter(pk__in=ids).values_list("pk", "ply", "updated_at")
+            current = {pk: (ply, updated_at) for pk, ply, updated_at in rows}
+        except DatabaseError:
+            # The database is away: try again next tick, on a new connection.
+            logger.warning("live: could not read the games' versions", exc_info=True)
+            connection.close()
+            return
+        for waiter in waiters:
+            if current.get(waiter.game_id) != waiter.seen:
+                waiter.event.set()
+
+
+watch = _Watch(POLL_SECONDS)
+
+
+def wait_for_change(version: GameVersion, seconds: float) -> bool | None:
+    """Wait up to `seconds` for the game to move on from `version` (see `_Watch.wait`), with no
+    database connection held meanwhile."""
+    _release_connection()
+    return watch.wait(version, seconds)

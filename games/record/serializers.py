@@ -1,0 +1,89 @@
+"""The export format, described for the OpenAPI schema (`games.record.export` builds it,
+`games.record.study_import` checks it).
+
+Like the other output serializers (`games.serializers`), these describe the dicts that the
+export builds and are not run on each response; nor are they run on an import, which
+`study_import.study_validate` checks in full with messages that name the entry at fault.
+"""
+
+from rest_framework import serializers
+
+from games.models import Game, Seat
+from games.serializers import ResultSerializer
+
+
+class ExportPlayerSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=150, help_text="the name the site shows")
+    username = serializers.CharField(
+        allow_null=True, required=False, help_text="ignored on import: a study is nobody's game"
+    )
+    # Plain strings rather than choices: the schema already has these choice sets under other
+    # names (a seat's kind and level), and drf-spectacular warns of a set with two names.
+    kind = serializers.CharField(required=False, help_text="'human' (the default) or 'computer'")
+    bot_level = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text=f"a computer's level: {', '.join(Seat.BotLevel.values)}",
+    )
+
+
+class ExportEntrySerializer(serializers.Serializer):
+    """A log entry as the engine writes it: a deal, or a move."""
+
+    kind = serializers.CharField(help_text="'deal' or 'move'")
+    tiles = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="deal: the colours drawn onto each factory",
+    )
+    player = serializers.IntegerField(required=False, help_text="move: the seat, from 0")
+    move = serializers.CharField(
+        required=False, help_text="move: canonical notation, 'F3 blue 2', 'C red floor', 'wall 2 4'"
+    )
+    timeout = serializers.BooleanField(
+        required=False, help_text="move: made by the server when the player's time ran out"
+    )
+
+
+class ExportGameSerializer(serializers.Serializer):
+    """Where the export comes from; ignored on import."""
+
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=Game.Status.values)
+    is_study = serializers.BooleanField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    ply = serializers.IntegerField()
+
+
+class GameExportSerializer(serializers.Serializer):
+    format_version = serializers.IntegerField(help_text="1")
+    variant = serializers.ChoiceField(choices=Game.Variant.values)
+    first_player = serializers.IntegerField(help_text="the seat that starts the first round")
+    players = ExportPlayerSerializer(many=True, help_text="2 to 4, in seat order")
+    entries = ExportEntrySerializer(
+        many=True, help_text="the log, numbered from 0: engine.replay(entries, ...) rebuilds it"
+    )
+    result = ResultSerializer(
+        allow_null=True,
+        required=False,
+        help_text="null while the game is on; on import, checked against the entries if given",
+    )
+    game = ExportGameSerializer(required=False)
+
+
+class StudyImportedSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    is_study = serializers.BooleanField()
+    ply = serializers.IntegerField()
+    scores = serializers.ListField(child=serializers.IntegerField(), help_text="final, per seat")
+    replay_url = serializers.CharField()
+    export_url = serializers.CharField()
+
+
+class ImportErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="what is wrong, naming the entry: 'entry 17: ...'")
+    code = serializers.CharField()
+    entry = serializers.IntegerField(
+        required=False, help_text="the index of the log entry at fault, when one is"
+    )

@@ -1,0 +1,80 @@
+"""Reads for games, with fixed query counts: querysets, models and typed records, never text
+(`games.presenters` makes what pages and the API show from these).
+
+Games are public to watch: any signed-in user may read a game, its log and its public state (the
+bag and the lid are counts per colour, as everyone at the table can work them out; nothing about
+future deals exists). Only players see their own legal moves.
+
+- `games`: one game by its id, its version (what everything cached for it is keyed by), the
+  viewer's seat and legal moves;
+- `log`: the game's stored log;
+- `lists`: a player's games, the lobby, invitations, declined invitations, rematches;
+- `history`: finished games and a player's record over them;
+- `turns`: whose turn it is across games, and how many wait for a player.
+"""
+
+from games.selectors.games import (
+    VIEW_CACHE_SECONDS,
+    GameVersion,
+    game_get,
+    game_ply,
+    game_version,
+    legal_moves_for,
+    parse_game_id,
+    resigned_positions,
+    seat_legal_moves,
+    viewer_seat,
+)
+from games.selectors.history import HISTORY_PAGE_SIZE, PlayerStats, finished_games, player_stats
+from games.selectors.lists import (
+    FINISHED_LIMIT,
+    LOBBY_LIMIT,
+    UserGames,
+    declined_games,
+    lobby_games,
+    pending_invitations,
+    rematches_of,
+    seats_with_rematch,
+    user_games,
+)
+from games.selectors.log import LogRecord, log_entries
+from games.selectors.turns import (
+    MAX_PLAYERS,
+    WAITING_COUNT_SECONDS,
+    games_waiting_count,
+    games_waiting_forget,
+    seats_to_move,
+)
+
+__all__ = [
+    "FINISHED_LIMIT",
+    "HISTORY_PAGE_SIZE",
+    "LOBBY_LIMIT",
+    "MAX_PLAYERS",
+    "VIEW_CACHE_SECONDS",
+    "WAITING_COUNT_SECONDS",
+    "GameVersion",
+    "LogRecord",
+    "PlayerStats",
+    "UserGames",
+    "declined_games",
+    "finished_games",
+    "game_get",
+    "game_ply",
+    "game_version",
+    "games_waiting_count",
+    "games_waiting_forget",
+    "legal_moves_for",
+    "lobby_games",
+    "log_entries",
+    "parse_game_id",
+    "pending_invitations",
+    "player_stats",
+    "rematches_of",
+    "resigned_positions",
+    "seat_legal_moves",
+    "seats_to_move",
+    "seats_with_rematch",
+    "user_games",
+    "viewer_seat",
+]

@@ -1,0 +1,64 @@
+"""Whose turn it is, read in SQL across games: the seats to move, and how many games wait for a
+player (every page's navigation and title show it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Q, QuerySet
+
+from core.cache import cached
+from games.models import Game, Seat
+
+MAX_PLAYERS = 4
+
+
+def seats_to_move() -> QuerySet[Seat]:
+    """Seats whose player is to move in their game, read in SQL from the game's stored engine
+    state.
+
+    This is the one SQL copy of the engine's `State.to_move`, kept because the sweeps, the
+    digests and the count below must filter thousands of games in the database rather than load
+    each one's state. `Game.state` is `azul.State.to_dict()`, which does not store `to_move`:
+    `State.to_move` is the `current` player in the take phase, and in the tile phase (gray wall,
+    where players tile at once) every player whose board still has a `tiling_line`. So a seat at
+    `position` is to move when one of those holds for its position. A test checks this against
+    the engine.
+    """
+    condition = Q()
+    for position in range(MAX_PLAYERS):
+        condition |= Q(position=position) & (
+            Q(game__state__phase="take", game__state__current=position)
+            | Q(
+                game__state__phase="tile",
+                **{f"game__state__boards__{position}__tiling_line__in": [1, 2, 3, 4, 5]},
+            )
+        )
+    return Seat.objects.filter(condition)
+
+
+WAITING_COUNT_SECONDS = 60
+"""How long a player's count of games waiting for them is kept. Every write that changes whose
+turn it is drops the counts of the game's players (`games_waiting_forget`); this bounds how long
+a count read just before such a write and stored just after it can be wrong."""
+
+
+def _waiting_key(user_id: Any) -> str:
+    return f"games:waiting:{user_id}"
+
+
+def games_waiting_count(*, user_id: Any) -> int:
+    """How many active games wait for this player's move: what every page's navigation and
+    title show. Counted in SQL from the games' states (one COUNT, costlier to build than most
+    pages' other queries together), so kept in the cache between the writes that change it."""
+    return cached(
+        _waiting_key(user_id),
+        lambda: seats_to_move().filter(user_id=user_id, game__status=Game.Status.ACTIVE).count(),
+        WAITING_COUNT_SECONDS,
+    )
+
+
+def games_waiting_forget(user_ids: list[Any]) -> None:
+    """These players' turns changed: their counts are read afresh."""
+    cache.delete_many([_waiting_key(pk) for pk in user_ids])

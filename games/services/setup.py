@@ -1,0 +1,174 @@
+"""Setting a game up: created (its settings checked by `game_settings`), joined, called off,
+and started once every seat is filled. Invitations and the creator's choices for a seat are in
+`invitations`."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import azul
+from accounts.models import User
+from games import effects
+from games.errors import InvalidAction
+from games.models import Game, LogEntry, Seat
+from games.services.clocks import turn_deadline
+from games.services.game_settings import SeatSpec, validate_settings
+from games.services.locking import (
+    forget_waiting_counts,
+    human_player_ids,
+    lock_game,
+    seat_of_user,
+)
+from games.services.log import deal_round
+from games.services.playing import (
+    ask_computer_to_move,
+    computer_seat_to_move,
+    tell_newly_to_move,
+)
+
+
+def _seat_row(game: Game, position: int, spec: SeatSpec, user: User | None) -> Seat:
+    if spec.kind == "computer":
+        return Seat(game=game, position=position, kind=Seat.Kind.COMPUTER, bot_level=spec.level)
+    if spec.kind == "invite":
+        return Seat(game=game, position=position, user=user, invitation=Seat.Invitation.PENDING)
+    return Seat(game=game, position=position)
+
+
+def game_create(
+    *,
+    creator: User,
+    num_players: int,
+    variant: str,
+    days_per_move: int,
+    seats: list[SeatSpec],
+    rematch_of: Game | None = None,
+) -> Game:
+    """Create a game with the creator at seat 0 and the other seats as `seats` describe (as a
+    rematch of the finished game `rematch_of`, for `game_rematch`).
+
+    Invited players must accept and open seats be joined before the game starts; a game whose
+    other seats are all computers starts at once.
+    """
+    resolved = validate_settings(
+        creator=creator,
+        num_players=num_players,
+        variant=variant,
+        days_per_move=days_per_move,
+        seats=seats,
+    )
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant=variant,
+            num_players=num_players,
+            days_per_move=days_per_move,
+            created_by=creator,
+            rematch_of=rematch_of,
+        )
+        seat_rows = [Seat(game=game, position=0, kind=Seat.Kind.HUMAN, user=creator)]
+        seat_rows += [
+            _seat_row(game, position, spec, user)
+            for position, (spec, user) in enumerate(resolved, 1)
+        ]
+        Seat.objects.bulk_create(seat_rows)
+        # Lock it like every other write, so a join arriving first waits for the start.
+        game = lock_game(game.id)
+        invited = [s.user_id for s in seat_rows if s.invitation == Seat.Invitation.PENDING]
+        effects.tell_players(kind="invitation", game=game, recipient_ids=invited)
+        start_if_full(game, list(game.seat_list), creator)
+    return game
+
+
+def game_join(*, game_id: Any, user: User) -> Game:
+    """Take the first open seat of a game waiting for players; starts it if that fills it."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        require_open(game)
+        seats = list(game.seat_list)
+        mine = seat_of_user(seats, user)
+        if mine is not None:
+            if mine.invitation == Seat.Invitation.PENDING:
+                raise InvalidAction(
+                    _("You are invited to this game: accept the invitation instead."),
+                    status_code=409,
+                )
+            raise InvalidAction(_("You already have a seat in this game."), status_code=409)
+        seat = next((s for s in seats if s.is_open), None)
+        if seat is None:
+            raise InvalidAction(_("This game has no open seat left."), status_code=409)
+        seat.user = user
+        seat.invitation = Seat.Invitation.NONE
+        seat.save(update_fields=["user", "invitation"])
+        game.save(update_fields=["updated_at"])
+        start_if_full(game, seats, user)
+    return game
+
+
+def game_cancel(*, game_id: Any, user: User) -> Game:
+    """The creator calls off a game that has not started yet."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.created_by_id != user.pk:
+            raise InvalidAction(
+                _("Only the player who created this game can cancel it."), status_code=403
+            )
+        if game.status != Game.Status.OPEN:
+            raise InvalidAction(
+                _("Only a game that has not started yet can be cancelled; this one is %(status)s.")
+                % {"status": game.get_status_display().lower()},
+                status_code=409,
+            )
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.turn_deadline = None
+        game.save(update_fields=["status", "finished_at", "turn_deadline", "updated_at"])
+        if game.rematch_of_id is not None:
+            # The finished game's board offered this rematch: it is drawn afresh (a new version).
+            Game.objects.filter(pk=game.rematch_of_id).update(updated_at=game.updated_at)
+    return game
+
+
+def require_open(game: Game) -> None:
+    """InvalidAction (409) unless the game is still waiting for players."""
+    if game.status != Game.Status.OPEN:
+        raise InvalidAction(
+            _("This game is %(status)s, not waiting for players.")
+            % {"status": game.get_status_display().lower()},
+            status_code=409,
+        )
+
+
+def start_if_full(game: Game, seats: list[Seat], by: User) -> None:
+    """Start the game if it is waiting for players and `by` filled its last seat."""
+    if game.status == Game.Status.OPEN and all(s.is_filled for s in seats):
+        _start(game, seats, by)
+
+
+def _start(game: Game, seats: list[Seat], by: User) -> None:
+    """Every seat is filled (`by` filled the last): pick the first player, draw the first deal,
+    start the clock, and tell the others."""
+    first_player = random.SystemRandom().randrange(game.num_players)
+    state = azul.new_game(game.num_players, game.variant, first_player)
+    entries: list[LogEntry] = []
+    state = deal_round(game, state, entries)
+    LogEntry.objects.bulk_create(entries)
+    now = timezone.now()
+    game.first_player = first_player
+    game.set_engine_state(state)
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.turn_deadline = turn_deadline(game, seats, state.to_move)
+    game.save()
+    forget_waiting_counts(seats)
+    # Those who were waiting for the game to fill hear that it started; whoever filled it is
+    # at the table, and hears only that it is their turn (after the grace period).
+    others = [pk for pk in human_player_ids(seats) if pk != by.pk]
+    effects.tell_players(kind="game_started", game=game, recipient_ids=others)
+    tell_newly_to_move(game, [s for s in seats if s.user_id not in others], None)
+    if (computer := computer_seat_to_move(seats, state)) is not None:
+        ask_computer_to_move(game, computer)

@@ -1,0 +1,132 @@
+"""The games' pages other than the board: a new game, the lobby, "My games", the history of
+finished games, and a game's replay."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render, resolve_url
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.http import AuthenticatedHttpRequest
+from core.panels import panels_render
+from games import selectors, services
+from games.errors import GameError, GameNotFound
+from games.filters import GameHistoryFilter
+from games.forms import GameCreateForm, bot_levels
+from games.presenters import lists
+from games.presenters.times import user_zone
+from games.record import replay
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    form = GameCreateForm(request.POST or None, creator=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.game_create(
+                creator=request.user,
+                num_players=data["num_players"],
+                variant=data["variant"],
+                days_per_move=data["days_per_move"],
+                seats=[services.SeatSpec(**seat) for seat in data["seats"]],
+            )
+        except GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Your game was created."))
+            return redirect("games:detail", game_id=game.id)
+    context = {
+        "form": form,
+        "bot_levels": bot_levels(),
+    }
+    return render(request, "games/new.html", context)
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Games waiting for players. Public: a visitor who is not signed in sees them all, and
+    "Sign in to join" brings them back here with `?join=<id>`, that game picked out, to press
+    Join (a POST, as always). The signed-in creator sees their own waiting games, marked."""
+    user = request.user
+    # Each row says whether the viewer created it (`is_mine`) or can join it (`can_join`).
+    games = lists.open_games_for_lobby(user=user, include_own=True)
+    if not user.is_authenticated:
+        for g in games:
+            back = f"{reverse('games:lobby')}?join={g['id']}"
+            g["sign_in_to_join"] = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': back})}"
+    picked = request.GET.get("join", "")
+    context = {
+        "games": games,
+        "picked": next((g for g in games if str(g["id"]) == picked), None),
+        "picked_missing": bool(picked) and not any(str(g["id"]) == picked for g in games),
+    }
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_GET
+def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
+    context = {
+        "groups": lists.games_for_user(user=request.user),
+        "invitations": lists.invitations_for_user(user=request.user),
+        "declined": lists.declined_invitations(user=request.user),
+        "viewer_tz": user_zone(request.user),
+    }
+    return render(request, "games/my_games.html", context)
+
+
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    """Finished games, newest first, filtered (`games.filters.GameHistoryFilter`) and paginated.
+    Public: finished games are anyone's to look at."""
+    filters = GameHistoryFilter(request.GET, queryset=selectors.finished_games())
+    # An invalid filter shows every game (and the form says what is wrong).
+    games = filters.qs if filters.is_valid() else selectors.finished_games()
+    page = Paginator(games, selectors.HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": filters.form,
+        "page": page,
+        "rows": lists.history_rows(page.object_list),
+        # The filters, kept in the links to other pages.
+        "query": query.urlencode(),
+    }
+    return render(request, "games/history.html", context)
+
+
+@require_GET
+def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """The board at any point of the log (`?ply=N`, 0 to the game's ply; anything else is a
+    400 saying what is allowed). Finished games are public; a game in progress is shown up to
+    now to whoever may see its board (signed-in users)."""
+    try:
+        game = selectors.game_get(game_id=game_id)
+        replay.require_started(game)
+    except GameNotFound as exc:
+        raise Http404(exc.message) from None
+    if not replay.replay_visible(game=game, viewer=request.user):
+        return redirect_to_login(request.get_full_path())
+    try:
+        ply = replay.parse_ply(request.GET.get("ply"), last=game.ply)
+    except replay.BadPly as exc:
+        context = {"game": game, "message": exc.message, "last_ply": game.ply}
+        return render(request, "games/replay_bad_ply.html", context, status=exc.status_code)
+    context = replay.replay_page(game=game, ply=ply)
+    # What other apps show on a position (the analysis of the move played): `core.panels`.
+    context["replay_position_panels"] = panels_render(
+        "replay_position", request, game=game, ply=ply
+    )
+    return render(request, "games/replay.html", context)

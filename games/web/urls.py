@@ -1,0 +1,33 @@
+"""The games' pages (`games:...`)."""
+
+from django.urls import path
+
+from games.live import views as live_views
+from games.web import actions, board, pages
+
+app_name = "games"
+
+urlpatterns = [
+    path("lobby/", pages.lobby, name="lobby"),
+    path("games/", pages.my_games, name="my_games"),
+    path("history/", pages.history, name="history"),
+    path("games/new/", pages.game_new, name="new"),
+    path("games/<uuid:game_id>/", board.game_detail, name="detail"),
+    path("games/<uuid:game_id>/board/", board.game_board, name="board"),
+    # Waits for the game to change (games.live): served by the live process in production.
+    path("games/<uuid:game_id>/live/", live_views.game_changes, name="live"),
+    path("games/<uuid:game_id>/join/", actions.game_join, name="join"),
+    path("games/<uuid:game_id>/invitation/", actions.invitation_respond, name="invitation"),
+    path("games/<uuid:game_id>/cancel/", actions.game_cancel, name="cancel"),
+    path("games/<uuid:game_id>/resign/", actions.game_resign, name="resign"),
+    path("games/<uuid:game_id>/rematch/", actions.game_rematch, name="rematch"),
+    path(
+        "games/<uuid:game_id>/seats/<int:position>/invite/",
+        actions.seat_invite,
+        name="seat_invite",
+    ),
+    path("games/<uuid:game_id>/seats/<int:position>/open/", actions.seat_open, name="seat_open"),
+    path("games/<uuid:game_id>/replay/", pages.game_replay, name="replay"),
+    # The settings page's vacation form (accounts/settings.html): it stops the player's clocks.
+    path("settings/vacation/", actions.vacation_start, name="vacation"),
+]

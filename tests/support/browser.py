@@ -1,0 +1,62 @@
+"""Driving Chromium (Playwright) as a player does: pages signed in, moves made by clicking."""
+
+import json
+
+from django.conf import settings
+
+from tests.support.factories import PASSWORD, client_for
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def page_for(browser, base: str, user, viewport: dict, phone: bool = False, scale: int = 2):
+    """A page of a new browser context signed in as `user` (the session of a forced login); a
+    `phone` has a touch screen and `scale` device pixels per CSS pixel."""
+    client = client_for(user)
+    options = {"viewport": viewport}
+    if phone:
+        options |= {"is_mobile": True, "has_touch": True, "device_scale_factor": scale}
+    context = browser.new_context(**options)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def sign_in(browser, base: str, username: str):
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(15_000)
+    page.goto(base + "/accounts/login/")
+    page.fill("[name=login]", username)
+    page.fill("[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(base + "/")
+    return page
+
+
+def legal_moves(page) -> list[str]:
+    return json.loads(page.locator("#legal-moves").text_content())
+
+
+def play_one_move_by_clicking(page, turn: int) -> None:
+    game = page.locator("#game")
+    ply = game.get_attribute("data-ply")
+    moves = [m for m in legal_moves(page) if not m.startswith("wall")]
+    # Prefer pattern lines over the floor, and vary the choice a little from turn to turn.
+    lines = [m for m in moves if not m.endswith("floor")] or moves
+    source, color, dest = lines[turn % len(lines)].split()
+
+    page.click(f'button.take[data-source="{source}"][data-color="{color}"]')
+    assert "Picked" in page.locator(".pick-hint").text_content()
+    enabled = page.locator("button.dest:not([disabled])")
+    allowed = {enabled.nth(i).get_attribute("data-dest") for i in range(enabled.count())}
+    expected = {m.split()[2] for m in moves if m.split()[:2] == [source, color]}
+    assert allowed == expected  # illegal destinations cannot be chosen
+    page.click(f'button.dest[data-dest="{dest}"]')
+    page.wait_for_function(
+        f"document.getElementById('game') && document.getElementById('game').dataset.ply !== "
+        f"'{ply}'"
+    )
+    assert f"{source} {color} {dest}" in page.locator(".move-log").text_content()

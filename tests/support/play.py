@@ -1,0 +1,265 @@
+"""Playing games forward the way their players (and the computer) would, and small readers of
+whose turn it is.
+
+`play_forward` is the one way tests move a game on: through the services (as the page's and the
+API's views do, and the computer's task), or through the API with each player's own client.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+import azul
+from azul.ai.bots import choose_move
+from games import selectors, services
+from games.models import Game, LogEntry
+from tests.support import factories
+from tests.support.mail import only_these
+from tests.support.urls import games_url
+
+MovePicker = Callable[[azul.State, int, random.Random], azul.Move]
+"""How a person chooses a move: from the state, their position and the game's random source."""
+
+
+def any_move(state: azul.State, position: int, rng: random.Random) -> azul.Move:
+    """A uniformly random legal move (the engine's `random_move`)."""
+    return azul.random_move(state, rng, position)
+
+
+def first_move(state: azul.State, position: int, rng: random.Random) -> azul.Move:
+    """The first legal move, in the engine's order."""
+    return azul.legal_moves(state, position)[0]
+
+
+def random_players_move(state: azul.State, position: int, rng: random.Random) -> azul.Move:
+    """What the site's random computer player would choose."""
+    return choose_move(state, position, "random", seed=rng.randrange(2**32))
+
+
+def play_forward(
+    game: Game | Any,
+    *,
+    moves: int | None = None,
+    until: Callable[[Game], bool] | None = None,
+    how: Literal["service", "api"] = "service",
+    pick: MovePicker = any_move,
+    seed: int = 7,
+    rng: random.Random | None = None,
+    users: Mapping[int, Any] | None = None,
+    clients: Mapping[str, Any] | None = None,
+    committed: Callable[..., Any] | None = None,
+    limit: int = 3000,
+) -> Game:
+    """Play `game` (a game or its id) on: `moves` moves, or until `until(game)` holds, and never
+    past its end; returns the game as it is then.
+
+    Whoever is to move plays (the first listed, when several tile at once): a person plays
+    `pick`'s choice (random legal moves from `seed`, or `rng` if given), a computer seat (or a
+    seat the computer took over) plays its own move as its task would. With `users` (position ->
+    user) only those positions are played, by those users, and computer seats are left to the
+    tasks that run on commit. `how="api"` sends each person's move with their client from
+    `clients` (by username) after reading their legal moves, as a script would. `committed`
+    wraps each service call (`committed(service, **kwargs)`), to run what it sends on commit.
+    With `until` and no `moves`, failing to get there within `limit` moves is an error."""
+    rng = rng if rng is not None else random.Random(seed)
+    game_id = game.id if isinstance(game, Game) else game
+    call = committed or (lambda service, **kwargs: service(**kwargs))
+    for _ in range(moves if moves is not None else limit):
+        game = selectors.game_get(game_id=game_id)
+        if game.status != Game.Status.ACTIVE or (until is not None and until(game)):
+            return game
+        state = game.engine_state()
+        if users is not None:
+            position = next(p for p in state.to_move if p in users)
+            person = users[position]
+        else:
+            position = state.to_move[0]
+            seat = next(s for s in game.seat_list if s.position == position)
+            if seat.played_by_computer:
+                call(services.computer_move_play, game_id=game.id, expected_ply=game.ply)
+                continue
+            person = seat.user
+        move = str(pick(state, position, rng))
+        if how == "api":
+            _move_by_api(clients[person.username], game.id, move)
+        else:
+            call(
+                services.move_submit,
+                game_id=game.id,
+                user=person,
+                move=move,
+                expected_ply=game.ply,
+            )
+    game = selectors.game_get(game_id=game_id)
+    reached = game.status != Game.Status.ACTIVE or until is None or until(game)
+    if moves is None and not reached:
+        raise AssertionError(f"the game did not get there in {limit} moves")
+    return game
+
+
+def _move_by_api(client: Any, game_id: Any, move: str) -> dict:
+    """`move`, sent as its player would: read the legal moves, post the move at their ply."""
+    legal = client.get(games_url(game_id, "legal-moves")).json()
+    assert move in legal["legal_moves"], (move, legal)
+    response = client.post(
+        games_url(game_id, "moves"), {"move": move, "expected_ply": legal["ply"]}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def write_log_to_last_move(game_id: Any, rng: random.Random) -> Game:
+    """Play a started game in memory up to the move before the one that would end it (the random
+    computer player choosing every move), and write its log and state in one go: what a long game
+    of moves through `services.move_submit` leaves, at a fraction of the cost. The last moves are
+    left to `play_forward`."""
+    game = Game.objects.get(pk=game_id)
+    state = game.engine_state()
+    entries = []
+    while True:
+        if state.phase == "deal":
+            tiles = azul.draw_tiles(state, rng)
+            entry = azul.deal_entry(tiles)
+            after = azul.deal(state, tiles=tiles)
+        else:
+            position = state.to_move[0]
+            move = random_players_move(state, position, rng)
+            entry = azul.move_entry(position, move)
+            after = azul.play(state, move, position)
+            if after.phase == "over":
+                break
+        entries.append(
+            LogEntry(
+                game=game,
+                number=game.ply,
+                kind=entry["kind"],
+                player=entry.get("player"),
+                data=entry,
+            )
+        )
+        game.ply += 1
+        state = after
+    LogEntry.objects.bulk_create(entries)
+    game.set_engine_state(state)
+    game.save(update_fields=["state", "ply", "updated_at"])
+    return game
+
+
+def play_to_end(game: Game | Any, *, seed: int = 0, fast: bool = True) -> Game:
+    """A started game played to its end, each person's move the random computer player's choice.
+    With `fast`, all but the last moves are written outright first (`write_log_to_last_move`)."""
+    rng = random.Random(seed)
+    game_id = game.id if isinstance(game, Game) else game
+    if fast:
+        write_log_to_last_move(game_id, rng)
+    return play_forward(game_id, until=game_over, pick=random_players_move, rng=rng, limit=1000)
+
+
+def long_game(person, plies: int = 100) -> Game:
+    """A game of `person` against three random computer players, played past `plies` entries
+    (the deals are random: a game that ends sooner is set aside and another one played)."""
+    for _ in range(20):
+        game = factories.against_computer(person, computers=3, level="random")
+        game = play_forward(game, until=past_ply(plies), seed=3)
+        if game.ply > plies:
+            return game
+    raise AssertionError(f"20 games in a row ended within {plies} log entries")
+
+
+def waiting_for(game: Game, person: Any) -> Game:
+    """`game`, played on (first legal moves) until it is `person`'s turn and nobody else's, the
+    emails of those moves dropped."""
+    position = position_of(game, person)
+    return only_these(
+        lambda: play_forward(game, until=only_to_move(position), pick=first_move, limit=10)
+    )
+
+
+def finish(game: Game, seed: int = 7) -> Game:
+    """Play `game` to its end with random legal moves, and return it as it is then."""
+    game = play_forward(game, until=game_over, seed=seed, limit=2000)
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+# -- when to stop ---------------------------------------------------------------------------------
+
+
+def game_over(game: Game) -> bool:
+    return game.status == Game.Status.FINISHED
+
+
+def round_over(number: int) -> Callable[[Game], bool]:
+    """Round `number` has been tiled (the next one is dealt, or the game is over)."""
+    return lambda game: game.engine_state().round > number
+
+
+def past_ply(ply: int) -> Callable[[Game], bool]:
+    return lambda game: game.ply > ply
+
+
+def only_to_move(position: int) -> Callable[[Game], bool]:
+    """It is `position`'s turn and nobody else's."""
+    return lambda game: game.engine_state().to_move == [position]
+
+
+# -- whose turn ------------------------------------------------------------------------------------
+
+
+def to_move_user(game: Game):
+    """The user whose turn it is (the first listed when several tile at once)."""
+    game = selectors.game_get(game_id=game.id)
+    position = game.engine_state().to_move[0]
+    return next(s.user for s in game.seat_list if s.position == position)
+
+
+def waiting_user(game: Game):
+    """A player of the game whose turn it is not."""
+    game = selectors.game_get(game_id=game.id)
+    to_move = set(game.engine_state().to_move)
+    return next(s.user for s in game.seat_list if s.position not in to_move)
+
+
+def position_of(game: Game, person: Any) -> int:
+    return next(s.position for s in game.seats.all() if s.user_id == person.pk)
+
+
+def positions(game: Game) -> dict[Any, int]:
+    """user id -> position, for the game's players."""
+    return {s.user_id: s.position for s in game.seats.all() if s.user_id is not None}
+
+
+def mover_and_other(game_id: Any, users: Mapping[int, Any]) -> tuple[Any, Any]:
+    """(the user to move, another player) of a two-player game; `users` by position."""
+    game = selectors.game_get(game_id=game_id)
+    player = game.engine_state().to_move[0]
+    return users[player], next(u for p, u in users.items() if p != player)
+
+
+def player_to_move(view: dict) -> str:
+    """Username of the (first) player to move in an API game view."""
+    position = view["to_move"][0]
+    return next(p["username"] for p in view["players"] if p["position"] == position)
+
+
+def next_move(game: Game, users: Mapping[int, Any]) -> dict[str, Any]:
+    """`services.move_submit`'s arguments for the first legal move of the player to move in
+    `game` as given; `users` maps positions to users."""
+    state = game.engine_state()
+    player = state.to_move[0]
+    return {
+        "game_id": game.id,
+        "user": users[player],
+        "move": str(azul.legal_moves(state, player)[0]),
+        "expected_ply": game.ply,
+    }
+
+
+def first_legal_move(game_id: Any) -> tuple[int, str, int]:
+    """Who is to move in the game (the first, if several), their first legal move, the ply."""
+    game = Game.objects.get(pk=game_id)
+    state = game.engine_state()
+    player = state.to_move[0]
+    return player, str(azul.legal_moves(state, player)[0]), game.ply
