@@ -3,7 +3,7 @@
 Every email the site sends about games is first a `Notification` row, written in the same
 transaction as the change it is about: a row is never lost with a broker that was down, and a
 row is sent once, by whichever worker claims it with a compare-and-swap UPDATE
-(`services.notification_send`). Rows are kept as the record of what was sent.
+(`sending.notification_send`). Rows are kept as the record of what was sent.
 """
 
 from django.conf import settings

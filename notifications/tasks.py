@@ -1,20 +1,20 @@
 """Celery tasks for notifications: thin wrappers that take ids and call a service.
 
 Both are harmless when run twice, or many times at once: a row is sent only by the call that
-claims it (`services.notification_send`).
+claims it (`sending.notification_send`).
 """
 
 from celery import shared_task
 
 from core.tasks import RETRYING
-from notifications import services, sweeps
+from notifications import sending, services, sweeps
 
 
 @shared_task(name=services.SEND_TASK, **RETRYING)
 def send_notification(notification_id: int) -> None:
     """Send notification `notification_id` if it is pending and due (failures are retried by
     the service, with backoff)."""
-    services.notification_send(notification_id=notification_id)
+    sending.notification_send(notification_id=notification_id)
 
 
 @shared_task(name=services.SEND_EVENT_TASK, **RETRYING)

@@ -8,7 +8,7 @@ import pytest
 import time_machine
 
 from games import services as game_services
-from notifications import services
+from notifications import digests, sending, services
 from notifications.models import Notification
 from tests.support.concurrency import run_at_once
 from tests.support.mail import sent
@@ -116,7 +116,7 @@ def test_the_digest_carries_what_was_held_for_it(in_paris, alice, bob, start_gam
         game = waiting_for(start_game(alice, bob), bob)  # nothing waits for alice
         services.notify(recipient_id=alice.pk, kind="game_over", game_id=game.id, ply=game.ply)
         held = Notification.objects.get(recipient=alice, kind="game_over")
-        services.notification_send(notification_id=held.pk)  # its task: held for the digest
+        sending.notification_send(notification_id=held.pk)  # its task: held for the digest
         held.refresh_from_db()
         assert held.status == "held"
         assert sent() == []
@@ -168,7 +168,7 @@ def test_five_sweeps_at_eight_build_and_send_one_digest(in_paris, alice, bob, st
 def test_the_digest_hour_is_local():
     moment = datetime.datetime(2027, 7, 1, 6, 30, tzinfo=UTC)  # summer: Paris is UTC+2
 
-    days = services.digest_days(moment)
+    days = digests.digest_days(moment)
 
     zones = {zone for names in days.values() for zone in names}
     assert "Europe/Paris" in zones

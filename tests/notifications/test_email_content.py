@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game, Seat
-from notifications import services, tokens
+from notifications import sending, services, tokens
 from notifications.models import Notification
 from tests.support.mail import sent
 from tests.support.play import waiting_for
@@ -35,7 +35,7 @@ def send_now(user, kind, game, callbacks, **context):
     row = Notification.objects.get(recipient=user, kind=kind, game=game)
     if row.status == "pending":
         Notification.objects.filter(pk=row.pk).update(send_after=row.created_at)
-        services.notification_send(notification_id=row.pk)
+        sending.notification_send(notification_id=row.pk)
     [message] = [m for m in sent(kind) if m.to == [user.email]]
     return message
 

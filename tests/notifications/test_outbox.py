@@ -12,7 +12,7 @@ from django.test import RequestFactory
 from django.utils import timezone
 
 from azul_site.celery import app as celery_app
-from notifications import selectors, services, tasks
+from notifications import selectors, sending, services, tasks
 from notifications.admin import NotificationAdmin
 from notifications.models import Notification
 from tests.support.concurrency import run_at_once
@@ -201,10 +201,10 @@ def test_the_admin_retries_failed_notifications(
 
 
 def test_the_backoff_doubles_up_to_a_limit():
-    delays = [services.retry_delay(n) for n in range(1, 10)]
+    delays = [sending.retry_delay(n) for n in range(1, 10)]
 
     assert delays[:4] == [timedelta(minutes=m) for m in (1, 2, 4, 8)]
-    assert max(delays) == services.RETRY_LONGEST
+    assert max(delays) == sending.RETRY_LONGEST
     assert delays == sorted(delays)
 
 

@@ -15,6 +15,7 @@ import azul
 from azul.ai.bots import choose_move
 from games import selectors, services
 from games.models import Game, LogEntry
+from games.services.log import next_log_entry
 from tests.support import factories
 from tests.support.mail import only_these
 from tests.support.urls import games_url
@@ -130,16 +131,7 @@ def write_log_to_last_move(game_id: Any, rng: random.Random) -> Game:
             after = azul.play(state, move, position)
             if after.phase == "over":
                 break
-        entries.append(
-            LogEntry(
-                game=game,
-                number=game.ply,
-                kind=entry["kind"],
-                player=entry.get("player"),
-                data=entry,
-            )
-        )
-        game.ply += 1
+        entries.append(next_log_entry(game, entry))
         state = after
     LogEntry.objects.bulk_create(entries)
     game.set_engine_state(state)

@@ -1,0 +1,149 @@
+"""Sending one notification: claim its row (a compare-and-swap UPDATE, so that it goes once
+however many tasks and sweeps try), read the recipient's choice for its kind then, send, and mark
+it sent, or after a failure push it back (exponential backoff) until it is marked failed. See
+`notifications.services` for the whole way a notification goes."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from accounts.models import Delivery
+from notifications import emails, seen, selectors
+from notifications.models import PREFERENCE_FIELDS, Notification
+
+logger = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+Status = Notification.Status
+
+# How long a sender owns a claimed row: well over the SMTP timeout (EMAIL_TIMEOUT), so that a
+# slow send is never claimed again while it is still going.
+CLAIM = timedelta(minutes=5)
+RETRY_FIRST = timedelta(minutes=1)
+RETRY_LONGEST = timedelta(hours=2)
+ERROR_MAX_LENGTH = 2000
+
+# -- sending -------------------------------------------------------------------------------------
+
+
+def notification_send(*, notification_id: int) -> bool:
+    """Send the notification if it is pending and due and this call claims it; True if this call
+    sent it. Harmless to call any number of times, at once or one after another."""
+    now = timezone.now()
+    claimed = (
+        Notification.objects.filter(pk=notification_id, status=Status.PENDING, send_after__lte=now)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .update(claimed_until=now + CLAIM, attempts=F("attempts") + 1)
+    )
+    if claimed != 1:
+        return False
+    notification = Notification.objects.select_related("recipient__profile").get(pk=notification_id)
+    if seen.seen_since_written(notification):
+        Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
+            status=Status.SKIPPED, last_error=seen.SEEN_REASON, claimed_until=None
+        )
+        return False
+    if _held_for_digest(notification):
+        Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
+            status=Status.HELD, send_after=None, claimed_until=None
+        )
+        return False
+    address, reason = _address_for(notification)
+    if address is None:
+        Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
+            status=Status.SKIPPED, last_error=reason, claimed_until=None
+        )
+        return False
+    try:
+        email = emails.build(notification, to=address)
+        email.message.send()
+    except Exception as exc:
+        # Whatever failed (the SMTP server, the connection, the rendering) fails this attempt.
+        _record_failure(notification, exc)
+        return False
+    sent_at = timezone.now()
+    with transaction.atomic():
+        # By id alone: the email went, whatever happened to the row meanwhile (turn_emails_skip).
+        Notification.objects.filter(pk=notification_id).update(
+            status=Status.SENT, sent_at=sent_at, claimed_until=None, last_error=""
+        )
+        if notification.kind == Kind.DIGEST:
+            carried = Notification.objects.filter(status=Status.HELD, digest_id=notification_id)
+            carried.filter(pk__in=email.carried_ids).update(status=Status.SENT, sent_at=sent_at)
+            # Held for this digest, but of a kind turned off since: left out of it, and done.
+            carried.update(status=Status.SKIPPED, last_error="The player turned this kind off.")
+    return True
+
+
+def _held_for_digest(notification: Notification) -> bool:
+    """The player wants this kind in the daily digest (and gets the digest)."""
+    if notification.kind == Kind.DIGEST:
+        return False
+    profile = notification.recipient.profile
+    delivery = getattr(profile, PREFERENCE_FIELDS[Kind(notification.kind)])
+    return delivery == Delivery.DIGEST and profile.email_digest
+
+
+def _address_for(notification: Notification) -> tuple[str | None, str]:
+    """Where to send it, or None and why not: the player has since turned the kind off, left,
+    has moved since (a "your turn" or a reminder that is no longer true), or has no verified
+    address (mail goes only to addresses their owner confirmed)."""
+    recipient = notification.recipient
+    profile = recipient.profile
+    if not recipient.is_active:
+        return None, "The player's account is inactive."
+    if notification.kind == Kind.DIGEST:
+        if not profile.email_digest:
+            return None, "The player turned the digest off."
+    elif getattr(profile, PREFERENCE_FIELDS[Kind(notification.kind)]) != Delivery.IMMEDIATELY:
+        return None, "The player turned this kind of email off."
+    if notification.kind in (Kind.YOUR_TURN, Kind.REMINDER) and not selectors.still_to_move(
+        user_id=recipient.pk, game_id=notification.game_id, since_ply=notification.ply
+    ):
+        return None, "The player has moved since."
+    address = (
+        EmailAddress.objects.filter(user_id=recipient.pk, verified=True)
+        .order_by("-primary", "id")
+        .values_list("email", flat=True)
+        .first()
+    )
+    if address is None:
+        return None, "The player has no verified email address."
+    return address, ""
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """How long to wait after the `attempts`-th failed attempt: 1, 2, 4, ... minutes."""
+    return min(RETRY_FIRST * 2 ** max(attempts - 1, 0), RETRY_LONGEST)
+
+
+def _record_failure(notification: Notification, exc: Exception) -> None:
+    error = f"{type(exc).__name__}: {exc}"[:ERROR_MAX_LENGTH]
+    mine = Notification.objects.filter(pk=notification.pk, status=Status.PENDING)
+    if notification.attempts >= settings.NOTIFY_MAX_ATTEMPTS:
+        logger.error(
+            "Notification %s failed for good after %s attempts: %s",
+            notification.pk,
+            notification.attempts,
+            error,
+        )
+        mine.update(status=Status.FAILED, last_error=error, claimed_until=None)
+        return
+    delay = retry_delay(notification.attempts)
+    logger.warning(
+        "Notification %s failed (attempt %s), retrying in %s: %s",
+        notification.pk,
+        notification.attempts,
+        delay,
+        error,
+    )
+    # No task with a countdown for the retry: the sweep sends it (within a minute of its new
+    # time), and a broker holding a message for hours would redeliver it meanwhile.
+    mine.update(send_after=timezone.now() + delay, last_error=error, claimed_until=None)
