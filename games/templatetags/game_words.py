@@ -27,6 +27,6 @@ def game_phase(value: object) -> str:
 def variant_label(value: object) -> str:
     """A variant's name ("colored" -> "Colored wall"), for rows that carry the bare value."""
     try:
-        return str(Game.Variant(value).label)
+        return str(Game.Variant(str(value)).label)
     except ValueError:
         return str(value)

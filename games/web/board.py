@@ -5,7 +5,9 @@ with the game's version: so the board's markup (`_board.html`, and on the page t
 actions) is rendered once per version, viewer, language and time zone (`_board_markup`), and a
 GET reads the version (one small query) and that markup. Two things in it differ from one
 request to the next of the same version, and are left as holes to fill: the CSRF token of its
-forms and the time left to the deadline.
+forms and the time left to the deadline. The panels other apps add to the page (`core.panels`:
+a finished game's analysis) are told what the kept markup knows of the game (whether it is a
+study, its seats' names, the viewer's seat), so that they read nothing of the game again.
 """
 
 from __future__ import annotations
