@@ -13,7 +13,7 @@ CELERY_ARGS ?= --loglevel=INFO
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live worker worker-slow worker-analysis screenshots messages
+.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live worker worker-moves worker-slow worker-mail worker-sweeps worker-analysis screenshots messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -77,11 +77,20 @@ bench-computer: venv  ## Computer's answer to a move, through a Celery worker an
 bench-live: venv  ## Live updates: a move to the open boards, and how many boards one live process holds
 	$(BIN)/python scripts/bench_live.py
 
-worker: venv  ## Celery worker (needs CELERY_BROKER_URL or REDIS_URL)
+worker: venv  ## Celery worker of every queue, for development (needs CELERY_BROKER_URL or REDIS_URL)
 	$(BIN)/celery -A azul_site worker $(CELERY_ARGS)
+
+worker-moves: venv  ## The worker of the quick computer levels' moves (and Celery's default queue)
+	$(BIN)/celery -A azul_site worker -Q moves,celery -n moves@%h $(CELERY_ARGS)
 
 worker-slow: venv  ## The worker of the slow computer levels' moves (master): a queue of its own
 	$(BIN)/celery -A azul_site worker -Q slow_moves --concurrency 1 -n slow@%h $(CELERY_ARGS)
+
+worker-mail: venv  ## The emails' worker: never behind a computer move
+	$(BIN)/celery -A azul_site worker -Q mail --concurrency 2 -n mail@%h $(CELERY_ARGS)
+
+worker-sweeps: venv  ## The minute's sweeps and the timeout moves they send
+	$(BIN)/celery -A azul_site worker -Q sweeps --concurrency 2 -n sweeps@%h $(CELERY_ARGS)
 
 worker-analysis: venv  ## The post-game analyses' worker: its own queue, one at a time, at low priority
 	nice -n 10 $(BIN)/celery -A azul_site worker -Q analysis --concurrency 1 -n analysis@%h $(CELERY_ARGS)

@@ -16,8 +16,11 @@ from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.utils.encoding import force_str
 from django.utils.translation import gettext
+
+from accounts import name_rules
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,17 @@ class AccountAdapter(DefaultAccountAdapter):
         if prefix is None:
             prefix = f"[{settings.SITE_NAME}] "
         return prefix + force_str(subject)
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        # NFKC, no control or format characters, and not confusable with another player's
+        # username or display name (`accounts.name_rules`); allauth's own checks in between.
+        username = name_rules.normalise(username)
+        name_rules.check_characters(username)
+        name_rules.check_length(username, get_user_model()._meta.get_field("username").max_length)
+        username = super().clean_username(username, shallow=shallow)
+        if not shallow:
+            name_rules.check_not_confusable(username)
+        return username
 
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         site = site_identity()

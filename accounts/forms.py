@@ -6,7 +6,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts import services
+from accounts import name_rules, services
 from accounts.models import (
     DELIVERY_FIELDS,
     VACATION_DAYS_A_YEAR,
@@ -62,6 +62,15 @@ class ProfileForm(forms.ModelForm):
 
     def email_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in (*DELIVERY_FIELDS, "email_digest")]
+
+    def clean_display_name(self) -> str:
+        # NFKC; no line breaks, invisible characters, web addresses or "@"; not confusable with
+        # another player's name (`accounts.name_rules`). A name kept as it was is not checked
+        # again: one saved before these rules stays until its player changes it.
+        value = self.cleaned_data.get("display_name") or ""
+        if value == self.initial.get("display_name", None) and self.instance.pk is not None:
+            return value
+        return name_rules.clean_display_name(value, user_id=self.instance.user_id)
 
     def clean(self) -> dict[str, Any]:
         super().clean()

@@ -15,6 +15,8 @@ from games import selectors as game_selectors
 NOT_A_PLAYER = error_response("not your game, or not your turn")
 NO_SUCH_GAME = error_response("no such game")
 NOT_NOW = error_response("the game moved on, or cannot do that now; `current_ply` says where it is")
+TOO_SHORT = error_response("too few moves made by the players themselves to analyse")
+TOO_MANY = error_response("the player has as many analyses in progress as one may have at once")
 
 
 class JudgedMoveSerializer(serializers.Serializer):
@@ -67,7 +69,9 @@ class GameAnalysisApi(APIView):
         description=(
             "Queues the analysis the first time (202); afterwards returns it as it stands (200)."
             " The computer judges each move the game's players made against the best move it"
-            " finds, with a time budget per game."
+            " finds, with a time budget per game. Fair play: a game its players made fewer"
+            " than `ANALYSIS_MIN_PERSON_MOVES` moves in themselves is refused (422), and a"
+            " player with `ANALYSIS_MAX_PENDING_PER_PLAYER` analyses in progress waits (429)."
         ),
         request=None,
         responses={
@@ -76,6 +80,8 @@ class GameAnalysisApi(APIView):
             403: NOT_A_PLAYER,
             404: NO_SUCH_GAME,
             409: NOT_NOW,
+            422: TOO_SHORT,
+            429: TOO_MANY,
         },
     )
     def post(self, request: AuthenticatedRequest, game_id: str) -> Response:

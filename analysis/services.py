@@ -4,11 +4,16 @@ An analysis is computed once per game, on a worker queue of its own (`ANALYSIS_Q
 workers that play live games' computer moves do not take), and kept: every later request, by
 any player of the game, reads the stored result.
 
-For each move a person made (computer seats' moves are not judged), the position before it is
-given to the computer's search (`azul.ai.judge.judge_position`) with a fixed time; the move's
-*loss* is how many points worse than the best move found the search valued it. The time per
-position is the game's budget shared among its positions, within a floor and a ceiling, so a
-long game costs a bounded time.
+For each move a person made (computer seats' moves are not judged, nor the moves the server made
+for a person: at a timeout, and for a seat after it was resigned or taken over), the position
+before it is given to the computer's search (`azul.ai.judge.judge_position`) with a fixed time;
+the move's *loss* is how many points worse than the best move found the search valued it. The
+time per position is the game's budget shared among its positions, within a floor and a
+ceiling, so a long game costs a bounded time.
+
+Fair play: a game whose people made fewer than `ANALYSIS_MIN_PERSON_MOVES` moves themselves is not
+analysed (`TooFewMoves`, 422), and a player has at most `ANALYSIS_MAX_PENDING_PER_PLAYER` analyses
+pending at once (`TooManyPending`, 429), so that one player cannot fill the analysis queue.
 """
 
 from __future__ import annotations
@@ -36,9 +41,69 @@ ANALYSE_TASK = "analysis.tasks.analyse_game"
 ANALYSIS_QUEUE = "analysis"
 """The queue the analysis task is routed to (`CELERY_TASK_ROUTES`), served by its own worker."""
 
+TIMEOUTS_BEFORE_TAKEOVER = 3
+"""At a player's third timeout the computer takes their seat (`games.services.moves`'
+`TIMEOUTS_BEFORE_AUTOPLAY`, which this app may not import; a test keeps the two equal)."""
+
 RESEND_AFTER_SECONDS = 30 * 60
 """A pending analysis older than this is sent again by the sweep: its task was lost (the broker was
 down when it was asked for) or its worker died; the task is safe to run twice."""
+
+
+class TooFewMoves(InvalidAction):
+    status_code = 422
+    code = "too_few_moves"
+
+
+class TooManyPending(InvalidAction):
+    status_code = 429
+    code = "too_many_analyses"
+
+
+def people_moves(game: Game, entries: list[dict[str, Any]]) -> list[int]:
+    """The plies of the moves the game's people made themselves, in log order: not the
+    computer seats', nor the server's for a person (a move at a timeout; every move of a seat
+    after its player resigned or the computer took it over at their third timeout; and every
+    move once no person was left to play, when the game was played out at once:
+    `games.services.endings.result_settled`)."""
+    seats = list(game.seats.all())
+    by_position = {s.position: s for s in seats}
+    people = {s.position for s in seats if s.kind == Seat.Kind.HUMAN and s.user_id}
+    timeouts = dict.fromkeys(people, 0)
+
+    def resigned(seat: Seat, when: Any) -> bool:
+        return seat.resigned_at is not None and (when is None or when >= seat.resigned_at)
+
+    def by_computer(seat: Seat, when: Any) -> bool:
+        if seat.position not in people:
+            return True
+        return timeouts[seat.position] >= TIMEOUTS_BEFORE_TAKEOVER or resigned(seat, when)
+
+    plies = []
+    for ply, entry in enumerate(entries):
+        if entry.get("kind") != "move":
+            continue
+        when = entry.get("created_at")
+        contenders = [s for s in seats if not resigned(s, when)]
+        if len(contenders) <= 1 or all(by_computer(s, when) for s in contenders):
+            break  # nobody left to play: the rest was played out by the server
+        position = entry.get("player")
+        if position not in people:
+            continue
+        if entry.get("timeout"):
+            timeouts[position] += 1
+            continue
+        if not by_computer(by_position[position], when):
+            plies.append(ply)
+    return plies
+
+
+def _log(game: Game) -> list[dict[str, Any]]:
+    """The game's log entries' data, each with when it was written."""
+    return [
+        {**record["data"], "created_at": record["created_at"]}
+        for record in log_entries(game=game, up_to_ply=game.ply)
+    ]
 
 
 def _may_request(game: Game, user: User) -> None:
@@ -50,6 +115,31 @@ def _may_request(game: Game, user: User) -> None:
         )
     if not any(seat.user_id == user.pk for seat in game.seats.all()):
         raise InvalidAction(_("Only the game's players can ask for its analysis."), status_code=403)
+    made = len(people_moves(game, _log(game)))
+    if made < settings.ANALYSIS_MIN_PERSON_MOVES:
+        raise TooFewMoves(
+            _(
+                "This game is too short to analyse: its players made %(made)s moves themselves,"
+                " and an analysis needs at least %(least)s (moves made by the server at a timeout"
+                " or by the computer for a resigned player do not count)."
+            )
+            % {"made": made, "least": settings.ANALYSIS_MIN_PERSON_MOVES}
+        )
+
+
+def _pending_room(user: User) -> None:
+    """Refuse a new analysis to a player who has `ANALYSIS_MAX_PENDING_PER_PLAYER` pending; the
+    caller holds the lock on the player's row, so that two requests at once count each other."""
+    most = settings.ANALYSIS_MAX_PENDING_PER_PLAYER
+    pending = Analysis.objects.filter(requested_by=user, status=Analysis.Status.PENDING).count()
+    if pending >= most:
+        raise TooManyPending(
+            _(
+                "You have %(count)s analyses in progress, the most one player may have at once:"
+                " ask again once one of them is done."
+            )
+            % {"count": pending}
+        )
 
 
 def analysis_request(*, game_id: Any, user: User) -> Analysis:
@@ -62,14 +152,18 @@ def analysis_request(*, game_id: Any, user: User) -> Analysis:
         except Game.DoesNotExist:
             raise GameNotFound() from None
         _may_request(game, user)
-        analysis, created = Analysis.objects.get_or_create(
-            game=game, defaults={"requested_by": user}
-        )
-        if not created and analysis.status != Analysis.Status.FAILED:
+        analysis = Analysis.objects.filter(game=game).first()
+        if analysis is not None and analysis.status != Analysis.Status.FAILED:
             return analysis
-        if not created:
+        # One request of a player's at a time counts their pending analyses.
+        list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+        _pending_room(user)
+        if analysis is None:
+            analysis = Analysis.objects.create(game=game, requested_by=user)
+        else:
             analysis.status = Analysis.Status.PENDING
-            analysis.save(update_fields=["status"])
+            analysis.requested_by = user
+            analysis.save(update_fields=["status", "requested_by"])
         transaction.on_commit(lambda: selectors.analysis_forget(game_id=game.pk))
         send_on_commit(ANALYSE_TASK, str(game.pk))
     return analysis
@@ -78,20 +172,14 @@ def analysis_request(*, game_id: Any, user: User) -> Analysis:
 def _positions(
     game: Game, entries: list[dict[str, Any]]
 ) -> list[tuple[int, azul.State, dict[str, Any]]]:
-    """(ply, state before, entry) for each move a person made with a choice, in log order."""
-    people = {
-        seat.position for seat in game.seats.all() if seat.kind == Seat.Kind.HUMAN and seat.user_id
-    }
+    """(ply, state before, entry) for each move a person made themselves (`people_moves`) with
+    a choice, in log order."""
+    people = set(people_moves(game, entries))
     assert game.first_player is not None  # drawn when the game started, and it has finished
     state = azul.new_game(game.num_players, game.variant, game.first_player)
     positions = []
     for ply, entry in enumerate(entries):
-        judged = (
-            entry.get("kind") == "move"
-            and entry["player"] in people
-            and not entry.get("timeout")
-            and len(azul.legal_moves(state, entry["player"])) > 1
-        )
+        judged = ply in people and len(azul.legal_moves(state, entry["player"])) > 1
         if judged:
             positions.append((ply, state, entry))
         state = azul.apply_entry(state, entry)
@@ -111,7 +199,7 @@ def seconds_per_position(count: int) -> float:
 
 def judged_moves(game: Game) -> tuple[list[dict[str, Any]], float]:
     """Judge every move a person made in `game` (pure computation; nothing written)."""
-    entries = [record["data"] for record in log_entries(game=game, up_to_ply=game.ply)]
+    entries = _log(game)
     positions = _positions(game, entries)
     seconds = seconds_per_position(len(positions))
     moves = []

@@ -13,6 +13,7 @@ from typing import Any
 import environ
 import orjson
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -156,9 +157,24 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 0,
 }
 CELERY_TASK_PUBLISH_RETRY = False
-# Post-game analyses run for minutes: they have a queue of their own, served by a worker of its
-# own (`make worker-analysis`), so that they never hold up a live game's computer move.
-CELERY_TASK_ROUTES = {"analysis.tasks.analyse_game": {"queue": "analysis"}}
+# Queues by kind of work, each served by a worker of its own in production (docker-compose.yml,
+# `make worker-moves`, `worker-slow`, `worker-mail`, `worker-sweeps`, `worker-analysis`), so that
+# emails and the minute's sweeps never wait behind computer moves, nor a live game's computer
+# move behind a post-game analysis (minutes each). The slow level's moves (master) are sent to
+# `slow_moves` by the game (`games.follow_ups.computer_move_queue`). A worker started without
+# `-Q` (`make worker`) takes every queue below: enough for development.
+CELERY_TASK_ROUTES = {
+    "games.tasks.computer_move": {"queue": "moves"},
+    "games.tasks.play_timeouts": {"queue": "sweeps"},
+    "games.tasks.sweep": {"queue": "sweeps"},
+    "notifications.tasks.sweep": {"queue": "sweeps"},
+    "analysis.tasks.sweep": {"queue": "sweeps"},
+    "notifications.tasks.send_notification": {"queue": "mail"},
+    "notifications.tasks.send_event": {"queue": "mail"},
+    "analysis.tasks.analyse_game": {"queue": "analysis"},
+}
+WORKER_QUEUES = ("celery", "moves", "slow_moves", "mail", "sweeps", "analysis")
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in WORKER_QUEUES]
 # Search time per analysed game (shared among its positions) and per position, in seconds.
 # In-process (no broker), the analysis runs in the request that asks for it: keep it short.
 ANALYSIS_SECONDS_PER_GAME = env.float(
@@ -166,6 +182,11 @@ ANALYSIS_SECONDS_PER_GAME = env.float(
 )
 ANALYSIS_MIN_SECONDS_PER_MOVE = env.float("ANALYSIS_MIN_SECONDS_PER_MOVE", default=0.05)
 ANALYSIS_MAX_SECONDS_PER_MOVE = env.float("ANALYSIS_MAX_SECONDS_PER_MOVE", default=4.0)
+# Fair play: a game is analysed only if its people made at least this many moves themselves (not
+# the server's at a timeout, nor the computer's for a seat it took over); and a player has at
+# most this many analyses pending at once (asked for by them, not yet done).
+ANALYSIS_MIN_PERSON_MOVES = env.int("ANALYSIS_MIN_PERSON_MOVES", default=10)
+ANALYSIS_MAX_PENDING_PER_PLAYER = env.int("ANALYSIS_MAX_PENDING_PER_PLAYER", default=3)
 # The periodic work, all of it. Every minute: deadlines (timeouts) and computer turns left
 # waiting (games.tasks.sweep); reminders, mail still pending and the daily digests
 # (notifications.tasks.sweep). Every ten minutes: analyses whose task was lost
@@ -204,8 +225,26 @@ NOTIFY_DIGEST_HOUR = env.int("NOTIFY_DIGEST_HOUR", default=8)
 # How long an email's one-click unsubscribe link works.
 NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS", default=90)
 
+# Fair play (games/services/setup.py): what one player may have at once. Games with a computer
+# seat that they play (waiting for players or in progress); games they created that wait in the
+# lobby for someone to join; games against the `master` computer. Past one: 409 and how to free
+# a place.
+GAMES_MAX_COMPUTER_GAMES = env.int("GAMES_MAX_COMPUTER_GAMES", default=10)
+GAMES_MAX_LOBBY_GAMES = env.int("GAMES_MAX_LOBBY_GAMES", default=5)
+GAMES_MAX_MASTER_GAMES = env.int("GAMES_MAX_MASTER_GAMES", default=2)
+# Requests to wait for a game to change (games/live) one player may hold at once in a process.
+LIVE_MAX_WAITS_PER_PLAYER = env.int("LIVE_MAX_WAITS_PER_PLAYER", default=20)
+
 # Ratings: a player appears on the leaderboard after this many rated games.
 RATINGS_MIN_GAMES = env.int("RATINGS_MIN_GAMES", default=5)
+# Fair ratings (README, "Fair play"): a game resigned or abandoned before every player has made
+# this many moves of their own is not rated; only this many games between the same two players
+# are rated in a day (24 h) and in a week (7 days); the leaderboard lists players who have played
+# rated games against at least this many different opponents.
+RATINGS_MIN_OWN_MOVES = env.int("RATINGS_MIN_OWN_MOVES", default=3)
+RATINGS_PAIR_GAMES_PER_DAY = env.int("RATINGS_PAIR_GAMES_PER_DAY", default=3)
+RATINGS_PAIR_GAMES_PER_WEEK = env.int("RATINGS_PAIR_GAMES_PER_WEEK", default=10)
+RATINGS_MIN_OPPONENTS = env.int("RATINGS_MIN_OPPONENTS", default=5)
 
 # Mail. EMAIL_URL wins (smtp+tls://user:pass@host:587, consolemail://, filemail:///path, ...);
 # else EMAIL_HOST selects SMTP; else mail is printed to the console for the developer to read.
@@ -298,6 +337,11 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", default="60/minute"),
         "user": env.str("API_THROTTLE_USER", default="10/second"),
+        # Creating, joining and rematching games, per player, on the API and the HTML forms
+        # alike (games/throttles.py).
+        "game_create": env.str("THROTTLE_GAME_CREATE", default="30/hour"),
+        "game_join": env.str("THROTTLE_GAME_JOIN", default="60/hour"),
+        "game_rematch": env.str("THROTTLE_GAME_REMATCH", default="30/hour"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is

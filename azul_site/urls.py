@@ -40,3 +40,7 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# A request that fails for want of a database connection (an exhausted pool) answers 503 with
+# Retry-After, not 500 (core/unavailable.py); anything else gets Django's 500 page.
+handler500 = "core.unavailable.server_error"

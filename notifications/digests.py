@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import time_zone_names
+from accounts.names import name_with_username
 from games.models import Game
 from games.presenters.lists import games_for_user
 from notifications import seen, selectors
@@ -62,7 +63,12 @@ def _digest_game(summary: dict[str, Any]) -> dict[str, Any]:
     deadline = summary["turn_deadline"]
     return {
         "id": str(summary["id"]),
-        "opponents": [p["display_name"] for p in summary["players"] if not p["is_viewer"]],
+        # Named as every email names players: "Alice L. (@alice)".
+        "opponents": [
+            name_with_username(p["display_name"], p["username"] or "")
+            for p in summary["players"]
+            if not p["is_viewer"]
+        ],
         "deadline": deadline.isoformat() if deadline else None,
     }
 

@@ -22,6 +22,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts.models import User
+from accounts.names import name_with_username, player_label
 from core.text import and_list, ordinal, tidy_full_stops
 from games.models import Game, Seat
 from games.presenters.names import player_name, seat_name
@@ -90,8 +92,32 @@ def _one_line(text: str) -> str:
 
 
 def _opponent_name(seat: Seat) -> str:
-    """A seat as an email's sentences name it: an empty one is "an open seat"."""
+    """A seat as an email's sentences name it: a player with their username beside their
+    display name ("Alice L. (@alice)"), so that no display name passes for another player; an
+    empty seat is "an open seat"."""
+    if seat.user is not None:
+        return player_label(seat.user)
     return seat_name(seat, vacant=_("an open seat"))
+
+
+def _named_extra(extra: dict[str, Any], game: Game | None) -> dict[str, Any]:
+    """A notification's context with the player it names (`name`: who resigned or declined)
+    shown with their username. Rows written before the username was kept find it by the seat."""
+    if not extra.get("name"):
+        return extra
+    username = extra.get("username") or ""
+    if not username and game is not None and extra.get("seat"):
+        seat = next((s for s in game.seat_list if s.position == extra["seat"] - 1), None)
+        if seat is not None and seat.user is not None:
+            username = seat.user.get_username()
+        elif seat is not None and seat.declined_by_id is not None:
+            username = (
+                User.objects.filter(pk=seat.declined_by_id)
+                .values_list("username", flat=True)
+                .first()
+                or ""
+            )
+    return {**extra, "name": name_with_username(extra["name"], username)}
 
 
 def _context(notification: Notification) -> dict[str, Any]:
@@ -109,6 +135,7 @@ def _context(notification: Notification) -> dict[str, Any]:
     if notification.game_id is not None:
         game = game_get(game_id=notification.game_id)
         context.update(_game_context(game, recipient.pk))
+        context["extra"] = _named_extra(context["extra"], game)
     if notification.kind == Notification.Kind.DIGEST:
         context.update(_digest_context(notification))
     return context
@@ -181,7 +208,7 @@ def _digest_context(digest: Notification) -> dict[str, Any]:
         game = by_id[row.game_id]
         item_context = {
             "site_name": settings.SITE_NAME,
-            "extra": row.context or {},
+            "extra": _named_extra(row.context or {}, game),
             **_game_context(game, digest.recipient_id),
         }
         summary = _one_line(_render(f"{TEMPLATES}/{row.kind}_subject.txt", item_context))

@@ -2,7 +2,11 @@
 the admin shows them, and changes nothing."""
 
 from django.contrib import admin
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.urls import path
 
+from ratings import selectors
 from ratings.models import PlayerRecord, RatedGame, Rating
 
 
@@ -23,6 +27,24 @@ class RatingAdmin(ReadOnlyAdmin):
     list_select_related = ("user",)
     ordering = ("-rating",)
     search_fields = ("user__username",)
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.lopsided_pairs_view)
+        return [
+            path("lopsided-pairs/", view, name="ratings_lopsided_pairs"),
+            *super().get_urls(),
+        ]
+
+    def lopsided_pairs_view(self, request: HttpRequest) -> TemplateResponse:
+        """Pairs of players with many games together, nearly all won by one of them (a player
+        farming a second account): linked from the ratings list."""
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Lopsided pairs",
+            "opts": self.model._meta,
+            "pairs": selectors.lopsided_pairs(),
+        }
+        return TemplateResponse(request, "admin/ratings/lopsided_pairs.html", context)
 
 
 @admin.register(PlayerRecord)

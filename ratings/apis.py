@@ -47,5 +47,6 @@ class LeaderboardApi(APIView):
             selectors.leaderboard_rows(records, first_rank=first_rank)
         )
         response.data["min_games"] = selectors.min_games()
+        response.data["min_opponents"] = selectors.min_opponents()
         response.data["me"] = selectors.leaderboard_standing(user=request.user, **kind)
         return response

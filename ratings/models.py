@@ -31,6 +31,8 @@ class Rating(models.Model):
     sigma = models.FloatField(default=skill.INITIAL_SIGMA)
     # `skill.display(mu, sigma)`, unrounded; pages round it.
     rating = models.FloatField(default=skill.INITIAL_DISPLAY)
+    # Different players met in rated games: the leaderboard asks for RATINGS_MIN_OPPONENTS.
+    opponents = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -9,17 +9,21 @@ leaderboards").
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.names import player_name
 from games.models import Game, Seat
-from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord, Rating
+from ratings import skill
+from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord, RatedGame, Rating
 
 PAGE_SIZE = 50
 
@@ -28,6 +32,12 @@ def min_games() -> int:
     """Rated games a player needs (of the kind shown) to appear on a leaderboard: the
     RATINGS_MIN_GAMES setting."""
     return settings.RATINGS_MIN_GAMES
+
+
+def min_opponents() -> int:
+    """Different opponents a player needs (in rated games of any kind) to appear on a
+    leaderboard: the RATINGS_MIN_OPPONENTS setting (README, "Fair play")."""
+    return settings.RATINGS_MIN_OPPONENTS
 
 
 def _kind(variant: str | None, num_players: int | None) -> Q:
@@ -41,7 +51,11 @@ def leaderboard(*, variant: str | None = None, num_players: int | None = None) -
     Read along `playerrecord_board_idx` (kind, rating descending, user), so a page costs its
     rows, not a sort of every player."""
     return (
-        PlayerRecord.objects.filter(_kind(variant, num_players), games__gte=min_games())
+        PlayerRecord.objects.filter(
+            _kind(variant, num_players),
+            games__gte=min_games(),
+            user__rating__opponents__gte=min_opponents(),
+        )
         .select_related("user__profile")
         .order_by("-rating", "user_id")
     )
@@ -71,23 +85,26 @@ def leaderboard_standing(
     num_players: int | None = None,
 ) -> dict[str, Any] | None:
     """The user's own row of the leaderboard, wherever it falls (2 queries): their rank, or a
-    null rank and `games_needed` while they have too few rated games of the kind to appear.
-    None for a visitor, or a player with no rated game of the kind."""
+    null rank and `games_needed` and `opponents_needed` while they have too few rated games of
+    the kind, or too few different opponents, to appear. None for a visitor, or a player with no
+    rated game of the kind."""
     if user is None or not user.is_authenticated:
         return None
     record = (
         PlayerRecord.objects.filter(_kind(variant, num_players), user_id=user.pk)
-        .select_related("user__profile")
+        .select_related("user__profile", "user__rating")
         .first()
     )
     if record is None:
         return None
     needed = max(0, min_games() - record.games)
+    opponents = getattr(record.user, "rating", None)
+    opponents_needed = max(0, min_opponents() - (opponents.opponents if opponents else 0))
     rank = None
-    if not needed:
+    if not needed and not opponents_needed:
         ahead = Q(rating__gt=record.rating) | Q(rating=record.rating, user_id__lt=record.user_id)
         rank = 1 + leaderboard(variant=variant, num_players=num_players).filter(ahead).count()
-    return {**_row(record, rank), "games_needed": needed}
+    return {**_row(record, rank), "games_needed": needed, "opponents_needed": opponents_needed}
 
 
 def player_rating(*, user: User) -> int | None:
@@ -108,3 +125,79 @@ def rating_history(*, user: User) -> list[tuple[datetime, int]]:
     )
     # The query leaves out what would be None (a seat not rated, a game not ended).
     return [(ended, rating) for ended, rating in rows if ended is not None and rating is not None]
+
+
+@dataclass(frozen=True)
+class LopsidedPair:
+    """Two players with many finished games together, nearly all won by one of them: what a
+    player farming a second account of theirs leaves behind (README, "Fair play")."""
+
+    winner: User
+    loser: User
+    games: int  # finished games of the two together, rated or not
+    rated: int  # of them, rated
+    wins: int  # of them, won by `winner` (placed ahead of `loser`)
+    last: datetime | None  # when the last of them ended
+
+
+def lopsided_pairs(
+    *, min_games: int = 5, min_share: float = 0.8, limit: int = 100
+) -> list[LopsidedPair]:
+    """Pairs of players with at least `min_games` finished games together, of which one of them
+    finished ahead in at least `min_share`: most games first (2 queries)."""
+    seat = Seat._meta.db_table
+    game = Game._meta.db_table
+    rated = RatedGame._meta.db_table
+    sql = f"""
+        SELECT a.user_id, b.user_id, COUNT(*), COUNT(r.game_id),
+               COUNT(*) FILTER (WHERE a.place < b.place),
+               COUNT(*) FILTER (WHERE b.place < a.place),
+               MAX(g.finished_at)
+        FROM {seat} a
+        JOIN {seat} b ON b.game_id = a.game_id AND b.user_id > a.user_id
+        JOIN {game} g ON g.id = a.game_id
+        LEFT JOIN {rated} r ON r.game_id = a.game_id
+        WHERE g.status = %s
+        GROUP BY a.user_id, b.user_id
+        HAVING COUNT(*) >= %s
+           AND GREATEST(COUNT(*) FILTER (WHERE a.place < b.place),
+                        COUNT(*) FILTER (WHERE b.place < a.place)) >= %s * COUNT(*)
+        ORDER BY COUNT(*) DESC, a.user_id, b.user_id
+        LIMIT %s
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Game.Status.FINISHED, min_games, min_share, limit])
+        rows = cursor.fetchall()
+    users = User.objects.in_bulk({pk for row in rows for pk in row[:2]})
+    out = []
+    for a, b, games, rated_games, a_wins, b_wins, last in rows:
+        winner, loser, wins = (a, b, a_wins) if a_wins >= b_wins else (b, a, b_wins)
+        out.append(LopsidedPair(users[winner], users[loser], games, rated_games, wins, last))
+    return out
+
+
+def unrated_reason(*, game: Game) -> str | None:
+    """Why a finished game between people is not rated (README, "Fair play"), in words; None
+    for a rated game, one not over, or one that is never rated (a computer seat, a study). At
+    most 2 queries, for finished games only."""
+    from ratings import services
+
+    if game.status != Game.Status.FINISHED:
+        return None
+    seats = getattr(game, "seat_list", None) or list(game.seats.order_by("position"))
+    if not skill.is_rated([s.kind for s in seats], [s.user_id for s in seats]):
+        return None
+    if RatedGame.objects.filter(game_id=game.pk).exists():
+        return None
+    facts = services.seat_facts(seats)
+    if any(s.autoplay for s in facts) and services.too_short(
+        facts, services.game_moves([game.pk]).get(game.pk, [])
+    ):
+        return gettext(
+            "Not rated: the game was resigned or abandoned before every player had made "
+            "%(moves)s moves of their own."
+        ) % {"moves": settings.RATINGS_MIN_OWN_MOVES}
+    return gettext(
+        "Not rated: only %(day)s games a day and %(week)s a week between the same players "
+        "count in the ratings."
+    ) % {"day": settings.RATINGS_PAIR_GAMES_PER_DAY, "week": settings.RATINGS_PAIR_GAMES_PER_WEEK}

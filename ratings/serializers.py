@@ -32,6 +32,9 @@ class LeaderboardStandingSerializer(LeaderboardRowSerializer):
         allow_null=True, help_text="null while the player has too few rated games to appear"
     )
     games_needed = serializers.IntegerField(help_text="more rated games needed to appear")
+    opponents_needed = serializers.IntegerField(
+        help_text="more different opponents (in rated games) needed to appear"
+    )
 
 
 class LeaderboardPageSerializer(serializers.Serializer):
@@ -39,6 +42,9 @@ class LeaderboardPageSerializer(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     min_games = serializers.IntegerField(help_text="rated games of the kind needed to appear")
+    min_opponents = serializers.IntegerField(
+        help_text="different opponents in rated games needed to appear"
+    )
     results = LeaderboardRowSerializer(many=True)
     me = LeaderboardStandingSerializer(
         allow_null=True,

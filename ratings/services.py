@@ -9,15 +9,19 @@ finished games."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
+from datetime import datetime, timedelta
+from itertools import combinations, groupby
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.models import Game, LogEntry, Seat
 from ratings import skill
 from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord, RatedGame, Rating
 
@@ -35,6 +39,82 @@ def record_kinds(variant: str, num_players: int) -> tuple[tuple[str, int], ...]:
         (ANY_VARIANT, num_players),
         (ANY_VARIANT, ANY_PLAYERS),
     )
+
+
+# -- fair play: which games between people count (README, "Fair play") ---------------------------
+
+DAY = timedelta(days=1)
+WEEK = timedelta(days=7)
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    """What the fair-play rules read of a seat of a finished game."""
+
+    position: int
+    user_id: int
+    autoplay: bool
+    resigned_at: datetime | None
+    timeouts: int
+
+
+def too_short(seats: Sequence[SeatFacts], moves: Iterable[tuple[int, datetime]]) -> bool:
+    """Whether a game was resigned or abandoned (a seat the computer took over) before every
+    player had made RATINGS_MIN_OWN_MOVES moves of their own. `moves` are the game's moves as
+    (player position, when). A player's own moves are those logged before the first
+    resignation, less the moves the server made for them at a timeout."""
+    if not any(s.autoplay for s in seats):
+        return False
+    resigned = [s.resigned_at for s in seats if s.resigned_at is not None]
+    cutoff = min(resigned) if resigned else None
+    made = Counter(player for player, at in moves if cutoff is None or at < cutoff)
+    need = settings.RATINGS_MIN_OWN_MOVES
+    return any(made[s.position] - s.timeouts < need for s in seats)
+
+
+def pairs(user_ids: Iterable[int]) -> list[tuple[int, int]]:
+    """The unordered pairs of players of a game, smaller id first."""
+    return list(combinations(sorted(set(user_ids)), 2))
+
+
+def pair_over_limit(day: int, week: int) -> bool:
+    """Whether a pair that already has `day` rated games together in the last 24 hours and
+    `week` in the last 7 days has used up its rated games (RATINGS_PAIR_GAMES_PER_DAY/WEEK)."""
+    return (
+        day >= settings.RATINGS_PAIR_GAMES_PER_DAY or week >= settings.RATINGS_PAIR_GAMES_PER_WEEK
+    )
+
+
+def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
+    return [
+        SeatFacts(s.position, s.user_id or 0, s.autoplay, s.resigned_at, s.timeouts) for s in seats
+    ]
+
+
+def game_moves(game_ids: Iterable[Any]) -> dict[Any, list[tuple[int, datetime]]]:
+    """Each game's moves, as (player position, when), in one query."""
+    out: dict[Any, list[tuple[int, datetime]]] = {}
+    rows = LogEntry.objects.filter(game_id__in=list(game_ids), kind=LogEntry.Kind.MOVE)
+    for game_id, player, at in rows.values_list("game_id", "player", "created_at").iterator():
+        if player is not None:  # a move always names its player (a constraint says so)
+            out.setdefault(game_id, []).append((player, at))
+    return out
+
+
+def _pair_counts(a: int, b: int, *, at: datetime, exclude: Any) -> tuple[int, int, int]:
+    """Rated games of the two players together: ever, in the 24 hours and the 7 days before
+    `at` (1 query)."""
+    counts = (
+        RatedGame.objects.filter(game__seats__user_id=a)
+        .filter(game__seats__user_id=b)
+        .exclude(game_id=exclude)
+        .aggregate(
+            ever=Count("pk"),
+            day=Count("pk", filter=Q(game__finished_at__gt=at - DAY)),
+            week=Count("pk", filter=Q(game__finished_at__gt=at - WEEK)),
+        )
+    )
+    return counts["ever"], counts["day"], counts["week"]
 
 
 def _rated_seats(seats: list[Seat]) -> list[skill.RatedSeat] | None:
@@ -63,6 +143,9 @@ def game_rate(*, game: Game, seats: list[Seat]) -> bool:
     rated = _rated_seats(seats)
     if rated is None or RatedGame.objects.filter(game_id=game.pk).exists():
         return False
+    facts = seat_facts(seats)
+    if any(s.autoplay for s in facts) and too_short(facts, game_moves([game.pk]).get(game.pk, [])):
+        return False
     user_ids = sorted(s.user_id for s in rated)
     # A player's first rated game creates their rating; then every player's row is locked, in
     # user order like every rating write, so that two games sharing a player rate one after the
@@ -72,6 +155,16 @@ def game_rate(*, game: Game, seats: list[Seat]) -> bool:
         r.user_id: r
         for r in Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
     }
+    # Under the players' locks, every earlier rated game of theirs is committed: count the
+    # games each pair has had rated together.
+    at = game.finished_at or timezone.now()
+    new_opponents: Counter[int] = Counter()
+    for a, b in pairs(user_ids):
+        ever, day, week = _pair_counts(a, b, at=at, exclude=game.pk)
+        if pair_over_limit(day, week):
+            return False
+        if not ever:
+            new_opponents.update((a, b))
     # The unique mark first: if it were ever there already, nothing below is written.
     RatedGame.objects.create(game=game)
 
@@ -82,10 +175,13 @@ def game_rate(*, game: Game, seats: list[Seat]) -> bool:
         rating = ratings[rated_seat.user_id]
         rating.mu, rating.sigma = new
         rating.rating = skill.display(*new)
+        rating.opponents += new_opponents[rated_seat.user_id]
         rating.updated_at = now
         seat.rating_before = round(skill.display(*old))
         seat.rating_after = round(rating.rating)
-    Rating.objects.bulk_update(ratings.values(), ["mu", "sigma", "rating", "updated_at"])
+    Rating.objects.bulk_update(
+        ratings.values(), ["mu", "sigma", "rating", "opponents", "updated_at"]
+    )
 
     # Every record of these players carries their new rating; this game's kinds count it.
     records = {
@@ -126,6 +222,7 @@ class Recomputed:
     """Every rating, record, seat rating and mark as the history of finished games makes them."""
 
     ratings: dict[int, tuple[float, float]] = field(default_factory=dict)
+    opponents: dict[int, set[int]] = field(default_factory=dict)
     records: dict[tuple[int, str, int], list[int]] = field(default_factory=dict)
     # seat id -> (before, after), and each seat's stored pair, for every seat of a finished game
     seats: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
@@ -159,6 +256,10 @@ def _history() -> Iterator[list[Mapping[str, Any]]]:
         .values(
             "id",
             "game_id",
+            "game__finished_at",
+            "position",
+            "resigned_at",
+            "timeouts",
             "game__variant",
             "game__num_players",
             "kind",
@@ -173,8 +274,24 @@ def _history() -> Iterator[list[Mapping[str, Any]]]:
         yield list(game_seats)
 
 
-def _recompute(history: Iterable[list[Mapping[str, Any]]]) -> Recomputed:
+def _abandoned_moves() -> dict[Any, list[tuple[int, datetime]]]:
+    """The moves of every finished game with a seat the computer took over (resigned or timed
+    out), which `too_short` reads (1 query)."""
+    abandoned = Seat.objects.filter(game__status=Game.Status.FINISHED, autoplay=True)
+    return game_moves(abandoned.values_list("game_id", flat=True))
+
+
+def _recompute(
+    history: Iterable[list[Mapping[str, Any]]],
+    moves: Mapping[Any, list[tuple[int, datetime]]] | None = None,
+) -> Recomputed:
+    """The ratings as the history makes them, under the same rules as `game_rate`: in order of
+    finish, a game too short is skipped, and so is one between a pair that had its day's or
+    week's rated games before it (counted over the games rated so far)."""
     out = Recomputed()
+    moves = {} if moves is None else moves
+    # Each pair's rated games' finishing times, in order.
+    together: dict[tuple[int, int], list[datetime]] = {}
     for seats in history:
         out.games += 1
         game_id = seats[0]["game_id"]
@@ -184,6 +301,26 @@ def _recompute(history: Iterable[list[Mapping[str, Any]]]) -> Recomputed:
             out.seat_games[s["id"]] = game_id
         if not skill.is_rated([s["kind"] for s in seats], [s["user_id"] for s in seats]):
             continue
+        facts = [
+            SeatFacts(s["position"], s["user_id"], s["autoplay"], s["resigned_at"], s["timeouts"])
+            for s in seats
+        ]
+        if too_short(facts, moves.get(game_id, [])):
+            continue
+        at = seats[0]["game__finished_at"] or timezone.now()
+        game_pairs = pairs(s["user_id"] for s in seats)
+        if any(
+            pair_over_limit(
+                sum(t > at - DAY for t in together.get(pair, ())),
+                sum(t > at - WEEK for t in together.get(pair, ())),
+            )
+            for pair in game_pairs
+        ):
+            continue
+        for a, b in game_pairs:
+            together.setdefault((a, b), []).append(at)
+            out.opponents.setdefault(a, set()).add(b)
+            out.opponents.setdefault(b, set()).add(a)
         rated = [skill.RatedSeat(s["user_id"], s["place"], s["autoplay"]) for s in seats]
         out.rated_games.add(game_id)
         initial = (skill.INITIAL_MU, skill.INITIAL_SIGMA)
@@ -224,7 +361,7 @@ def ratings_recompute(*, fix: bool = False) -> RecomputeReport:
                 elif outermost:
                     # One snapshot for the history and the stored values it is compared with.
                     cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        return _compare_and_fix(_recompute(_history()), fix)
+        return _compare_and_fix(_recompute(_history(), _abandoned_moves()), fix)
 
 
 def _compare_and_fix(want: Recomputed, fix: bool) -> RecomputeReport:
@@ -239,6 +376,7 @@ def _compare_and_fix(want: Recomputed, fix: bool) -> RecomputeReport:
     ratings_wrong: list[Rating] = []
     for user_id, (mu, sigma) in want.ratings.items():
         row = stored.get(user_id)
+        opponents = len(want.opponents.get(user_id, ()))
         if row is None:
             note(f"player {user_id}: no rating stored, recomputed mu {mu:.4f} sigma {sigma:.4f}")
         elif not (_close(row.mu, mu) and _close(row.sigma, sigma)):
@@ -246,10 +384,18 @@ def _compare_and_fix(want: Recomputed, fix: bool) -> RecomputeReport:
                 f"player {user_id}: stored mu {row.mu:.4f} sigma {row.sigma:.4f}, "
                 f"recomputed mu {mu:.4f} sigma {sigma:.4f}"
             )
+        elif row.opponents != opponents:
+            note(f"player {user_id}: stored {row.opponents} opponents, recomputed {opponents}")
         else:
             continue
         ratings_wrong.append(
-            Rating(user_id=user_id, mu=mu, sigma=sigma, rating=skill.display(mu, sigma))
+            Rating(
+                user_id=user_id,
+                mu=mu,
+                sigma=sigma,
+                rating=skill.display(mu, sigma),
+                opponents=opponents,
+            )
         )
     ratings_extra = [pk for pk in stored if pk not in want.ratings]
     for pk in ratings_extra[:EXAMPLES]:
@@ -337,7 +483,7 @@ def _fix(
         ratings_wrong,
         update_conflicts=True,
         unique_fields=["user"],
-        update_fields=["mu", "sigma", "rating"],
+        update_fields=["mu", "sigma", "rating", "opponents"],
         batch_size=1000,
     )
     PlayerRecord.objects.filter(pk__in=records_extra).delete()

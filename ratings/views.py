@@ -1,5 +1,6 @@
 """The leaderboard page: public, thin over `ratings.selectors`."""
 
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -26,6 +27,9 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "rows": selectors.leaderboard_rows(page.object_list, first_rank=page.start_index()),
         "me": selectors.leaderboard_standing(user=request.user, **kind),
         "min_games": selectors.min_games(),
+        "min_opponents": selectors.min_opponents(),
+        "pair_games_per_day": settings.RATINGS_PAIR_GAMES_PER_DAY,
+        "pair_games_per_week": settings.RATINGS_PAIR_GAMES_PER_WEEK,
         # The filters, kept in the links to other pages.
         "query": query.urlencode(),
     }

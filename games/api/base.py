@@ -25,6 +25,11 @@ ERRORS = {
         description="the game moved on, or cannot do that now; `current_ply` says where it is",
     ),
     413: OpenApiResponse(ErrorSerializer, description="request body too large"),
+    429: OpenApiResponse(
+        ErrorSerializer,
+        description="too many requests of this kind: the message says which limit;"
+        " `Retry-After` says when to try again",
+    ),
 }
 
 

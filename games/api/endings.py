@@ -16,6 +16,7 @@ from games.api.base import ERRORS, GameApiBase
 from games.serializers import (
     GameViewSerializer,
 )
+from games.throttles import GameRematchThrottle, ThrottledMessages
 
 
 class GameResignApi(GameApiBase):
@@ -43,7 +44,9 @@ class GameResignApi(GameApiBase):
         return self.game_view_response(request, game)
 
 
-class GameRematchApi(GameApiBase):
+class GameRematchApi(ThrottledMessages, GameApiBase):
+    game_throttles = (GameRematchThrottle,)
+
     @extend_schema(
         summary="Ask for a rematch",
         description=(
@@ -59,7 +62,11 @@ class GameRematchApi(GameApiBase):
             201: OpenApiResponse(GameViewSerializer, description="a new rematch"),
             403: OpenApiResponse(ErrorSerializer, description="not a player of this game"),
             404: ERRORS[404],
-            409: OpenApiResponse(ErrorSerializer, description="the game is not finished"),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="the game is not finished, or you have as many games as you may",
+            ),
+            429: ERRORS[429],
         },
     )
     def post(self, request: AuthenticatedRequest, game_id: str) -> Response:

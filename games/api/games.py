@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -12,9 +13,10 @@ from drf_spectacular.utils import (
     PolymorphicProxySerializer,
     extend_schema,
 )
-from rest_framework import exceptions, permissions, status
+from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 
 from accounts.http import AuthenticatedRequest
 from core.api import ErrorSerializer, PageNumbers, validated_input
@@ -34,8 +36,18 @@ from games.serializers import (
     MoveInputSerializer,
     StatusFilterSerializer,
 )
+from games.throttles import GameCreateThrottle, ThrottledMessages
 
 LEGAL_MOVES_FIELDS = ("ply", "to_move", "viewer_seat", "legal_moves")
+
+
+class MyGamesPageSerializer(serializers.Serializer):
+    """A page of the caller's own games: `page` from 1, `page_size` up to the most."""
+
+    page = serializers.IntegerField(min_value=1, required=False)
+    page_size = serializers.IntegerField(
+        min_value=1, max_value=selectors.MY_GAMES_MAX_PAGE_SIZE, required=False
+    )
 
 
 def _wants_history(request: Request) -> bool:
@@ -57,15 +69,19 @@ class HistoryOrSignedIn(permissions.BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
 
-class GameListApi(GameApiBase):
+class GameListApi(ThrottledMessages, GameApiBase):
     permission_classes = [HistoryOrSignedIn]
+    game_throttles = (GameCreateThrottle,)
 
     @extend_schema(
         summary="My games, or the history of finished games",
         operation_id="games_list",
         description=(
             "Without filters (or with `status` other than `finished`): the caller's own games,"
-            " a list (sign in). With `status=finished` or any of `player`, `variant`,"
+            " a list (sign in): those where it is their turn, then the others not over, then the"
+            " finished ones, newest first; paginated with `page` and `page_size` (default 50, at"
+            " most 100), a `Link` header naming the `next` and `prev` pages. With"
+            " `status=finished` or any of `player`, `variant`,"
             " `players`, `result`, `finished_after`, `finished_before`: every finished game"
             " (not studies), newest first, filtered and paginated (`count`, `next`,"
             " `previous`, `results`); public, no sign-in needed. `result` is the result for"
@@ -96,8 +112,8 @@ class GameListApi(GameApiBase):
                 OpenApiTypes.DATE,
                 description="history: ended on or before this day (UTC)",
             ),
-            OpenApiParameter("page", int, description="history: page number, from 1"),
-            OpenApiParameter("page_size", int, description="history: games per page (at most 100)"),
+            OpenApiParameter("page", int, description="page number, from 1"),
+            OpenApiParameter("page_size", int, description="games per page (at most 100)"),
         ],
         responses={
             200: PolymorphicProxySerializer(
@@ -118,8 +134,24 @@ class GameListApi(GameApiBase):
         user = request.user
         if not user.is_authenticated:  # `HistoryOrSignedIn` lets a visitor read the history only
             raise exceptions.NotAuthenticated()
-        games = lists.games_for_user(user=user, status=filters.get("status"))
-        return Response(games["my_turn"] + games["waiting"] + games["finished"])
+        paging = validated_input(MyGamesPageSerializer, request.query_params)
+        page = lists.games_page_for_user(
+            user=user,
+            status=filters.get("status"),
+            page=paging.get("page", 1),
+            page_size=paging.get("page_size", selectors.MY_GAMES_PAGE_SIZE),
+        )
+        if page["number"] > 1 and not page["games"]:
+            raise exceptions.NotFound(_("There is no page %(page)s.") % {"page": page["number"]})
+        links = [
+            f'<{replace_query_param(request.build_absolute_uri(), "page", number)}>; rel="{rel}"'
+            for number, rel, present in (
+                (page["number"] + 1, "next", page["has_next"]),
+                (page["number"] - 1, "prev", page["number"] > 1),
+            )
+            if present
+        ]
+        return Response(page["games"], headers={"Link": ", ".join(links)} if links else None)
 
     def history(self, request: Request) -> Response:
         filters = GameHistoryFilter(request.query_params, queryset=selectors.finished_games())
@@ -132,7 +164,13 @@ class GameListApi(GameApiBase):
     @extend_schema(
         summary="Create a game",
         request=GameCreateInputSerializer,
-        responses={201: GameViewSerializer, 400: ERRORS[400], 413: ERRORS[413]},
+        responses={
+            201: GameViewSerializer,
+            400: ERRORS[400],
+            409: ERRORS[409],
+            413: ERRORS[413],
+            429: ERRORS[429],
+        },
     )
     def post(self, request: AuthenticatedRequest) -> Response:
         values = validated_input(GameCreateInputSerializer, request.data)
@@ -199,6 +237,9 @@ class GameDetailApi(GameApiBase):
             304: OpenApiResponse(description="unchanged from the version in `If-None-Match`"),
             400: OpenApiResponse(ErrorSerializer, description="`wait_for_turn` out of range"),
             404: ERRORS[404],
+            429: OpenApiResponse(
+                ErrorSerializer, description="you are waiting for as many games as you may"
+            ),
         },
     )
     def get(self, request: AuthenticatedRequest, game_id: str) -> Response:
@@ -213,7 +254,13 @@ class GameDetailApi(GameApiBase):
         waits = seconds and (not tags or live.matches(tags, tag))
         if waits and live.can_wait(request._request):
             view = game_presenters.game_view_cached(game_id=game_id, viewer=viewer, version=version)
-            if not _answers_now(view) and live.wait_for_change(version, seconds):
+            try:
+                changed = not _answers_now(view) and live.wait_for_change(
+                    version, seconds, viewer.pk
+                )
+            except live.TooManyWaits as exc:
+                raise exceptions.Throttled(5, detail=str(exc)) from None
+            if changed:
                 version = selectors.game_version(game_id=game_id, viewer=viewer)
                 tag, view = live.etag(version), None
         headers = {"ETag": tag, "Cache-Control": "private, no-cache"}

@@ -28,13 +28,21 @@ from games.serializers import (
     LobbyPageSerializer,
     SeatInviteInputSerializer,
 )
+from games.throttles import GameJoinThrottle, ThrottledMessages
 
 
-class GameJoinApi(GameApiBase):
+class GameJoinApi(ThrottledMessages, GameApiBase):
+    game_throttles = (GameJoinThrottle,)
+
     @extend_schema(
         summary="Take an open seat",
         request=None,
-        responses={200: GameViewSerializer, 404: ERRORS[404], 409: ERRORS[409]},
+        responses={
+            200: GameViewSerializer,
+            404: ERRORS[404],
+            409: ERRORS[409],
+            429: ERRORS[429],
+        },
     )
     def post(self, request: AuthenticatedRequest, game_id: str) -> Response:
         game = services.game_join(game_id=game_id, user=request.user)

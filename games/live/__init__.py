@@ -28,7 +28,9 @@ the same. Django's development servers (`runserver`, the tests' live server) giv
 thread, so they wait too. gunicorn's workers serve a fixed number of requests at once, so a
 request there never waits (`conditions.can_wait`): it answers at once, and the page then polls
 about once a second (static/games/board.js). A process holds at most `MAX_WAITERS` waiting
-requests; past that, requests answer at once as well.
+requests; past that, requests answer at once as well. One player holds at most
+`max_waits_per_player()` of them (`LIVE_MAX_WAITS_PER_PLAYER`): past that, their next wait is
+refused with 429 and a message, and every other player's boards keep their places.
 """
 
 from games.live.conditions import (
@@ -40,17 +42,26 @@ from games.live.conditions import (
     matches,
     wait_seconds,
 )
-from games.live.watcher import MAX_WAITERS, POLL_SECONDS, wait_for_change, watch
+from games.live.watcher import (
+    MAX_WAITERS,
+    POLL_SECONDS,
+    TooManyWaits,
+    max_waits_per_player,
+    wait_for_change,
+    watch,
+)
 
 __all__ = [
     "MAX_WAITERS",
     "MAX_WAIT_SECONDS",
     "POLL_SECONDS",
     "BadWait",
+    "TooManyWaits",
     "can_wait",
     "etag",
     "if_none_match",
     "matches",
+    "max_waits_per_player",
     "wait_for_change",
     "wait_seconds",
     "watch",

@@ -16,8 +16,11 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
 from games.live.conditions import BadWait, can_wait, etag, if_none_match, matches, wait_seconds
-from games.live.watcher import wait_for_change
+from games.live.watcher import TooManyWaits, wait_for_change
 from games.web.board import version_or_404
+
+RETRY_AFTER_SECONDS = 5
+"""What a wait refused past the player's cap tells them to wait before asking again."""
 
 
 @require_GET
@@ -40,7 +43,13 @@ def game_changes(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     tag, tags = etag(version), if_none_match(request)
     seen = tags or ([tag] if request.GET.get("since") == str(version.ply) else [])
     waits = seconds and matches(seen, tag) and can_wait(request)
-    if waits and wait_for_change(version, seconds):
+    try:
+        changed = bool(waits) and wait_for_change(version, seconds, request.user.pk)
+    except TooManyWaits as exc:
+        refused = JsonResponse({"detail": str(exc), "code": "too_many_waits"}, status=429)
+        refused["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return refused
+    if changed:
         version = version_or_404(game_id, request.user)
         tag = etag(version)
     if matches(seen, tag):

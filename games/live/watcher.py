@@ -10,7 +10,9 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import DatabaseError, connection
+from django.utils.translation import gettext as _
 
 from games.models import Game
 from games.selectors import GameVersion
@@ -23,6 +25,28 @@ POLL_SECONDS = 0.25
 MAX_WAITERS = 2000
 """Waiting requests one process holds at once; past that, requests answer at once (the page then
 polls). `make bench-live` measures what a process holds."""
+
+
+def max_waits_per_player() -> int:
+    """Waiting requests one player may hold at once in a process (`LIVE_MAX_WAITS_PER_PLAYER`):
+    past that, their next wait is refused with 429 (`TooManyWaits`), so that one account cannot
+    take the process's `MAX_WAITERS` places and push every other board back to polling."""
+    return int(getattr(settings, "LIVE_MAX_WAITS_PER_PLAYER", 20))
+
+
+class TooManyWaits(Exception):
+    """The player already holds `max_waits_per_player()` waiting requests in this process."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(
+            _(
+                "You are already waiting for %(limit)s games to change, the most one player may:"
+                " close some of your open boards, or wait for those to answer, before you wait"
+                " for another."
+            )
+            % {"limit": limit}
+        )
 
 
 # -- the database ---------------------------------------------------------------------------------
@@ -42,6 +66,7 @@ def _release_connection() -> None:
 class _Waiter:
     game_id: uuid.UUID
     seen: tuple[int, Any]  # (ply, updated_at) of the version the request started from
+    player: Any = None  # who waits (their user id), for the cap per player
     event: threading.Event = field(default_factory=threading.Event)
 
 
@@ -54,6 +79,7 @@ class _Watch:
         self.interval = interval
         self._lock = threading.Lock()
         self._waiters: set[_Waiter] = set()
+        self._per_player: dict[Any, int] = {}  # waiting requests by player
         self._thread: threading.Thread | None = None
         self._last_thread: threading.Thread | None = None
         self._idle = threading.Event()  # set when the last waiter leaves: the thread stops now
@@ -62,13 +88,20 @@ class _Watch:
     def waiting(self) -> int:
         return len(self._waiters)
 
-    def wait(self, version: GameVersion, seconds: float) -> bool | None:
+    def wait(self, version: GameVersion, seconds: float, player: Any = None) -> bool | None:
         """Block up to `seconds` until the game is no longer at `version`: True when it moved
-        on, False at the end of the wait, None when the process already holds MAX_WAITERS."""
-        waiter = _Waiter(version.id, (version.ply, version.updated_at))
+        on, False at the end of the wait, None when the process already holds MAX_WAITERS;
+        TooManyWaits when `player` (a user id) already holds their share."""
+        waiter = _Waiter(version.id, (version.ply, version.updated_at), player)
         with self._lock:
             if len(self._waiters) >= MAX_WAITERS:
                 return None
+            if player is not None:
+                held = self._per_player.get(player, 0)
+                limit = max_waits_per_player()
+                if held >= limit:
+                    raise TooManyWaits(limit)
+                self._per_player[player] = held + 1
             self._waiters.add(waiter)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="live-watch", daemon=True)
@@ -79,6 +112,10 @@ class _Watch:
         finally:
             with self._lock:
                 self._waiters.discard(waiter)
+                if player is not None:
+                    left = self._per_player.pop(player, 1) - 1
+                    if left > 0:
+                        self._per_player[player] = left
                 if not self._waiters:
                     self._idle.set()
 
@@ -126,8 +163,8 @@ class _Watch:
 watch = _Watch(POLL_SECONDS)
 
 
-def wait_for_change(version: GameVersion, seconds: float) -> bool | None:
+def wait_for_change(version: GameVersion, seconds: float, player: Any = None) -> bool | None:
     """Wait up to `seconds` for the game to move on from `version` (see `_Watch.wait`), with no
-    database connection held meanwhile."""
+    database connection held meanwhile; TooManyWaits when `player` holds their share already."""
     _release_connection()
-    return watch.wait(version, seconds)
+    return watch.wait(version, seconds, player)

@@ -53,6 +53,29 @@ def games_for_user(
     }
 
 
+def games_page_for_user(
+    *,
+    user: User,
+    status: str | None = None,
+    page: int = 1,
+    page_size: int = selectors.MY_GAMES_PAGE_SIZE,
+) -> dict[str, Any]:
+    """A page of the user's games (`selectors.user_games_page`) as summaries, in its order
+    (`games`) and in the three groups of `games_for_user` (`my_turn`, `waiting`, `finished`),
+    with the page's `number` and whether a `next` follows. 2 queries however many games."""
+    found = selectors.user_games_page(user=user, status=status, page=page, page_size=page_size)
+    summaries = [game_summary(game=g, viewer=user) for g in found.games]
+    finished = (Game.Status.FINISHED, Game.Status.ABORTED)
+    return {
+        "games": summaries,
+        "my_turn": [g for g in summaries if g["is_my_turn"]],
+        "waiting": [g for g in summaries if not g["is_my_turn"] and g["status"] not in finished],
+        "finished": [g for g in summaries if g["status"] in finished],
+        "number": found.number,
+        "has_next": found.has_next,
+    }
+
+
 def _creator_name(game: Game) -> str:
     """The creator's name as players see it, from the seats read with the game (the creator sits
     at one), so that no query reads their profile."""

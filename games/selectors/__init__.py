@@ -29,6 +29,9 @@ from games.selectors.history import HISTORY_PAGE_SIZE, PlayerStats, finished_gam
 from games.selectors.lists import (
     FINISHED_LIMIT,
     LOBBY_LIMIT,
+    MY_GAMES_MAX_PAGE_SIZE,
+    MY_GAMES_PAGE_SIZE,
+    GamesPage,
     UserGames,
     declined_games,
     lobby_games,
@@ -36,6 +39,7 @@ from games.selectors.lists import (
     rematches_of,
     seats_with_rematch,
     user_games,
+    user_games_page,
 )
 from games.selectors.log import LogRecord, log_entries
 from games.selectors.turns import (
@@ -50,6 +54,9 @@ __all__ = [
     "FINISHED_LIMIT",
     "HISTORY_PAGE_SIZE",
     "LOBBY_LIMIT",
+    "MY_GAMES_MAX_PAGE_SIZE",
+    "MY_GAMES_PAGE_SIZE",
+    "GamesPage",
     "MAX_PLAYERS",
     "VIEW_CACHE_SECONDS",
     "WAITING_COUNT_SECONDS",
@@ -76,5 +83,6 @@ __all__ = [
     "seats_to_move",
     "seats_with_rematch",
     "user_games",
+    "user_games_page",
     "viewer_seat",
 ]

@@ -15,6 +15,7 @@ from accounts.models import User
 from games.errors import GameNotFound
 from games.models import Game, GameQuerySet, Seat
 from games.selectors.games import parse_game_id
+from games.selectors.turns import seats_to_move
 
 FINISHED_LIMIT = 20
 LOBBY_LIMIT = 100
@@ -62,6 +63,57 @@ def user_games(*, user: User, status: str | None = None, finished: bool = True) 
             .order_by("-finished_at")[:FINISHED_LIMIT]
         )
     return games
+
+
+MY_GAMES_PAGE_SIZE = 50
+"""Games a page of "My games" (and `/api/games/`) lists by default; `MY_GAMES_MAX_PAGE_SIZE` at
+most."""
+MY_GAMES_MAX_PAGE_SIZE = 100
+
+
+@dataclass
+class GamesPage:
+    """One page of a player's games: `games` with their seats, in the order of
+    `user_games_page`; `number` from 1; `has_next` when a later page has games."""
+
+    games: list[Game]
+    number: int
+    has_next: bool
+
+
+def user_games_page(
+    *, user: User, status: str | None = None, page: int = 1, page_size: int = MY_GAMES_PAGE_SIZE
+) -> GamesPage:
+    """A page of the user's games, all of them in one order: those where it is their turn (by
+    deadline, soonest first), then the others waiting for players or in progress (by deadline,
+    then newest), then the finished ones (newest first). `status` narrows to one game status
+    (without it, cancelled games are left out, as "My games" leaves them). One more game than
+    the page is read to know whether a next page follows, so 2 queries however many games the
+    player has."""
+    statuses = [status] if status else [Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED]
+    my_turn = Exists(
+        seats_to_move().filter(game=OuterRef("pk"), user=user, game__status=Game.Status.ACTIVE)
+    )
+    group = models.Case(
+        models.When(my_turn, then=models.Value(0)),
+        models.When(status__in=[Game.Status.OPEN, Game.Status.ACTIVE], then=models.Value(1)),
+        default=models.Value(2),
+        output_field=models.IntegerField(),
+    )
+    start = (page - 1) * page_size
+    games: list[Game] = list(
+        Game.objects.with_seats()
+        .filter(_seated(user), status__in=statuses)
+        .alias(list_group=group)
+        .order_by(
+            "list_group",
+            models.F("turn_deadline").asc(nulls_last=True),
+            models.F("finished_at").desc(nulls_last=True),
+            "-created_at",
+            "pk",
+        )[start : start + page_size + 1]
+    )
+    return GamesPage(games=games[:page_size], number=page, has_next=len(games) > page_size)
 
 
 def lobby_games(

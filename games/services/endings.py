@@ -88,7 +88,11 @@ def game_resign(*, game_id: Any, user: User) -> Game:
                 game=game,
                 recipient_ids=[pk for pk in human_player_ids(seats) if pk != user.pk],
                 repeatable=True,
-                context={"name": player_name(user), "seat": seat.position + 1},
+                context={
+                    "name": player_name(user),
+                    "username": user.get_username(),
+                    "seat": seat.position + 1,
+                },
             )
         write_moves(game, seats, entries, before, ("resigned_at", "autoplay"))
     return game

@@ -16,7 +16,13 @@ from games import effects
 from games.errors import GameConflict, InvalidAction
 from games.models import Game, Seat
 from games.services.locking import lock_game, seat_of_user
-from games.services.setup import require_open, start_if_full
+from games.services.setup import (
+    lobby_filter,
+    require_open,
+    require_room,
+    require_room_for,
+    start_if_full,
+)
 
 
 def invitation_respond(*, game_id: Any, user: User, accept: bool) -> Game:
@@ -38,6 +44,7 @@ def invitation_respond(*, game_id: Any, user: User, accept: bool) -> Game:
             )
         require_open(game)
         if accept:
+            require_room_for(user, seats, lobby=False)
             seat.invitation = Seat.Invitation.ACCEPTED
             seat.save(update_fields=["invitation"])
         else:
@@ -50,7 +57,11 @@ def invitation_respond(*, game_id: Any, user: User, accept: bool) -> Game:
                 game=game,
                 recipient_ids=[game.created_by_id],
                 repeatable=True,
-                context={"name": player_name(user), "seat": seat.position + 1},
+                context={
+                    "name": player_name(user),
+                    "username": user.get_username(),
+                    "seat": seat.position + 1,
+                },
             )
         game.save(update_fields=["updated_at"])
         if accept:
@@ -125,6 +136,8 @@ def seat_open(*, game_id: Any, user: User, position: int) -> Game:
     0), whose invitation was declined or is not answered yet, to anyone in the lobby."""
     with transaction.atomic():
         game, seat = creators_seat(game_id, user, position)
+        if not Game.objects.filter(lobby_filter(user), pk=game.pk).exists():
+            require_room(user, computer=False, master=False, lobby=True)
         seat.user = None
         seat.invitation = Seat.Invitation.NONE
         seat.declined_by = None

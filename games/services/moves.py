@@ -24,6 +24,7 @@ from games.errors import (
 )
 from games.models import Game, LogEntry, Seat
 from games.selectors import game_ply, parse_game_id
+from games.services.endings import play_out, result_settled
 from games.services.locking import (
     human_player_ids,
     lock_game,
@@ -162,6 +163,8 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
     to_play = computer_to_play(game) if game.ply == expected_ply else None
     if to_play is None:
         return None
+    if result_settled(list(game.seat_list)):
+        return _settled_play_out(game_id, expected_ply)
     move = computer_choice(game, *to_play)
     try:
         with transaction.atomic():
@@ -172,6 +175,24 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
             # Same ply, so the same position: the move chosen above still applies.
             seat, _state = to_play
             return play_and_write(game, list(game.seat_list), seat.position, move)
+    except IntegrityError:
+        return None
+
+
+def _settled_play_out(game_id: Any, expected_ply: int) -> Game | None:
+    """A game with no person left to move (a game from before such games were played out at
+    once): played out now by the greedy computer, rather than one computer move at a time."""
+    try:
+        with transaction.atomic():
+            game = lock_game(game_id)
+            seats = list(game.seat_list)
+            if game.status != Game.Status.ACTIVE or game.ply != expected_ply:
+                return None
+            if not result_settled(seats):
+                return None
+            before = started_state(game)
+            write_moves(game, seats, play_out(game, seats), before)
+            return game
     except IntegrityError:
         return None
 
@@ -210,6 +231,10 @@ def timeouts_play(*, game_id: Any, expected_ply: int) -> Game | None:
                     recipient_ids=human_player_ids([seat]),
                     context={"move": move, "autoplay": seat.autoplay},
                 )
+            if game.status == Game.Status.ACTIVE and result_settled(seats):
+                # The last person's seat is now the computer's: nobody is left to move, so the
+                # game is played out now, as at a resignation, not one computer move at a time.
+                entries += play_out(game, seats)
             write_moves(game, seats, entries, before, ("timeouts", "autoplay"))
             return game
     except (GameNotFound, IntegrityError):

@@ -7,14 +7,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import azul
 from accounts.models import User
 from games import effects
-from games.errors import InvalidAction
+from games.errors import GameConflict, InvalidAction
 from games.models import Game, LogEntry, Seat
 from games.services.clocks import turn_deadline
 from games.services.game_settings import SeatSpec, validate_settings
@@ -40,6 +42,110 @@ def _seat_row(game: Game, position: int, spec: SeatSpec, user: User | None) -> S
     return Seat(game=game, position=position)
 
 
+# -- what one player may have at once (README, "Fair play") ------------------------------------
+
+UNFINISHED = (Game.Status.OPEN, Game.Status.ACTIVE)
+
+
+def _playing(user: User) -> Q:
+    """The unfinished games `user` plays (an invitation not yet accepted does not count: nobody
+    fills another player's places by inviting them; nor a seat they resigned)."""
+    mine = Seat.objects.filter(user=user, resigned_at__isnull=True).exclude(
+        invitation=Seat.Invitation.PENDING
+    )
+    return Q(status__in=UNFINISHED, pk__in=mine.values("game_id"))
+
+
+def _count(query: Q) -> int:
+    return Game.objects.filter(query).count()
+
+
+def lobby_filter(user: User) -> Q:
+    """The games `user` created that wait in the lobby: waiting for players, with a seat anyone
+    may join (`Seat.is_open`)."""
+    open_seats = Seat.objects.filter(kind=Seat.Kind.HUMAN, user__isnull=True, name="").exclude(
+        invitation=Seat.Invitation.DECLINED
+    )
+    return Q(
+        status=Game.Status.OPEN,
+        created_by=user,
+        pk__in=open_seats.values("game_id"),
+    )
+
+
+def _lock_player(user: User) -> None:
+    """One request of a player's at a time counts their games and adds one."""
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+
+
+def require_room(user: User, *, computer: bool, master: bool, lobby: bool = False) -> None:
+    """GameConflict (409, `limit_reached`) when `user` may not take a seat at one more game with a
+    computer seat (`computer`), against the `master` computer (`master`), or put one more game of
+    theirs in the lobby (`lobby`): the message says which limit and how to free a place. Inside
+    the write's transaction: the player's row is locked, so two requests cannot both take the
+    last place."""
+    if not (computer or master or lobby):
+        return
+    _lock_player(user)
+    computers = Seat.objects.filter(kind=Seat.Kind.COMPUTER)
+    checks = []
+    if lobby:
+        checks.append(
+            (
+                lobby_filter(user),
+                settings.GAMES_MAX_LOBBY_GAMES,
+                _(
+                    "You have %(count)s games waiting for players in the lobby, the most one player"
+                    " may have: cancel one of them, or wait for players to join, before you open"
+                    " another."
+                ),
+            )
+        )
+    if master:
+        checks.append(
+            (
+                _playing(user)
+                & Q(
+                    pk__in=Seat.objects.filter(
+                        kind=Seat.Kind.COMPUTER, bot_level=Seat.BotLevel.MASTER
+                    ).values("game_id")
+                ),
+                settings.GAMES_MAX_MASTER_GAMES,
+                _(
+                    "You have %(count)s unfinished games against the master computer, the most"
+                    " one player may have: finish or resign one of them before you start"
+                    " another."
+                ),
+            )
+        )
+    if computer:
+        checks.append(
+            (
+                _playing(user) & Q(pk__in=computers.values("game_id")),
+                settings.GAMES_MAX_COMPUTER_GAMES,
+                _(
+                    "You have %(count)s unfinished games with computer players, the most one"
+                    " player may have: finish or resign one of them before you start or join"
+                    " another."
+                ),
+            )
+        )
+    for query, limit, message in checks:
+        count = _count(query)
+        if count >= limit:
+            raise GameConflict(message % {"count": count}, code="limit_reached")
+
+
+def require_room_for(user: User, seats: list[Seat] | list[SeatSpec], *, lobby: bool) -> None:
+    """`require_room` for a game with these seats (rows or a new game's specs)."""
+    kinds = [(s.kind, s.bot_level if isinstance(s, Seat) else s.level) for s in seats]
+    computer = any(kind == Seat.Kind.COMPUTER for kind, level in kinds)
+    master = any(
+        kind == Seat.Kind.COMPUTER and level == Seat.BotLevel.MASTER for kind, level in kinds
+    )
+    require_room(user, computer=computer, master=master, lobby=lobby)
+
+
 def game_create(
     *,
     creator: User,
@@ -63,6 +169,8 @@ def game_create(
         seats=seats,
     )
     with transaction.atomic():
+        specs = [spec for spec, _user in resolved]
+        require_room_for(creator, specs, lobby=any(spec.kind == "open" for spec in specs))
         game = Game.objects.create(
             variant=variant,
             num_players=num_players,
@@ -101,6 +209,7 @@ def game_join(*, game_id: Any, user: User) -> Game:
         seat = next((s for s in seats if s.is_open), None)
         if seat is None:
             raise InvalidAction(_("This game has no open seat left."), status_code=409)
+        require_room_for(user, seats, lobby=False)
         seat.user = user
         seat.invitation = Seat.Invitation.NONE
         seat.save(update_fields=["user", "invitation"])

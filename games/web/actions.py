@@ -20,18 +20,25 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.forms import VacationForm
 from accounts.http import AuthenticatedHttpRequest
 from accounts.settings_page import settings_page
-from games import services
+from games import services, throttles
 from games.errors import GameError, GameNotFound
 from games.presenters.game import game_actions
 from games.presenters.times import local_time_text, user_zone_activated
 
 
 def _post_action(
-    request: AuthenticatedHttpRequest, action: Callable[..., Any], success: str, **kwargs: Any
+    request: AuthenticatedHttpRequest,
+    action: Callable[..., Any],
+    success: str,
+    throttle: type[throttles.GameThrottle] | None = None,
+    **kwargs: Any,
 ) -> Any:
-    """Call the service `action` for the signed-in user: its result, with `success` as the
-    page's message; None, with the service's refusal as the message, when it refused."""
+    """Call the service `action` for the signed-in user (counted against `throttle`, the API's
+    limit for the same action): its result, with `success` as the page's message; None, with
+    the service's refusal as the message, when it refused."""
     try:
+        if throttle is not None:
+            throttles.check(request, throttle)
         game = action(user=request.user, **kwargs)
     except GameNotFound as exc:
         raise Http404(exc.message) from None
@@ -56,7 +63,13 @@ def _back_to(request: HttpRequest, game_id: UUID) -> HttpResponse:
 @login_required
 @require_POST
 def game_join(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
-    game = _post_action(request, services.game_join, _("You joined the game."), game_id=game_id)
+    game = _post_action(
+        request,
+        services.game_join,
+        _("You joined the game."),
+        throttles.GameJoinThrottle,
+        game_id=game_id,
+    )
     if game is None:
         return redirect("games:lobby")
     return redirect("games:detail", game_id=game.id)
@@ -152,6 +165,7 @@ def game_rematch(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespon
     """A rematch of a finished game: a new game with the same players and settings, or the one
     the player has already."""
     try:
+        throttles.check(request, throttles.GameRematchThrottle)
         rematch, created = services.game_rematch(game_id=game_id, user=request.user)
     except GameNotFound as exc:
         raise Http404(exc.message) from None

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.http import AuthenticatedHttpRequest
 from core.panels import panels_render
-from games import selectors, services
+from games import selectors, services, throttles
 from games.errors import GameError, GameNotFound
 from games.filters import GameHistoryFilter
 from games.forms import GameCreateForm, bot_levels
@@ -35,6 +35,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
+            throttles.check(request, throttles.GameCreateThrottle)
             game = services.game_create(
                 creator=request.user,
                 num_players=data["num_players"],
@@ -78,8 +79,22 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The player's games, `MY_GAMES_PAGE_SIZE` a page (`?page=N`): their turn first, then the
+    others not over, then the finished ones. A page that is not a number from 1, or has no
+    games past the first, is a 404 that says so."""
+    asked = request.GET.get("page", "1")
+    number = int(asked) if asked.isdigit() and int(asked) >= 1 else None
+    groups = (
+        None
+        if number is None
+        else lists.games_page_for_user(
+            user=request.user, page=number, page_size=selectors.MY_GAMES_PAGE_SIZE
+        )
+    )
+    if groups is None or (groups["number"] > 1 and not groups["games"]):
+        raise Http404(_("There is no page %(page)s.") % {"page": asked})
     context = {
-        "groups": lists.games_for_user(user=request.user),
+        "groups": groups,
         "invitations": lists.invitations_for_user(user=request.user),
         "declined": lists.declined_invitations(user=request.user),
         "viewer_tz": user_zone(request.user),

@@ -78,8 +78,8 @@ def test_emails_end_a_sentence_with_a_name_once(
     [message] = [m for m in mail.outbox if m.to == ["bob@example.com"]]
 
     html = message.alternatives[0].content
-    assert "against Alice L. is over." in message.body
-    assert "Winner: Alice L." in message.body
+    # Emails name a player with their username beside the display name (#28, fair play).
+    assert "against Alice L. (@alice) is over." in message.body
+    assert "Winner: Alice L. (@alice)." in message.body
     assert "L.." not in message.body
-    assert "Alice L.</strong>." not in html
-    assert "Alice L.</strong>" in html
+    assert "Alice L. (@alice)</strong>" in html

@@ -67,7 +67,7 @@ def test_every_email_has_both_parts_the_game_link_the_opponents_and_unsubscribe_
     assert "Hello carol" in text
     assert "<html" in html and "<html" not in text
     if kind != "invitation":
-        assert "against alice and Bob the Builder" in text
+        assert "against alice and Bob the Builder (@bob)" in text
 
     unsubscribe = LIST_UNSUBSCRIBE.match(message.extra_headers["List-Unsubscribe"]).group(1)
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -89,14 +89,18 @@ def test_the_game_over_email_has_the_final_scores_and_places(
 
     message = send_now(alice, "game_over", game, django_capture_on_commit_callbacks)
 
-    assert message.subject == "[Azul] Game over against Bob the Builder and carol: you finished 2nd"
+    assert message.subject == (
+        "[Azul] Game over against Bob the Builder (@bob) and carol: you finished 2nd"
+    )
     text = message.body
-    assert "Winner: Bob the Builder" in text
+    assert "Winner: Bob the Builder (@bob)" in text
     lines = [line.strip() for line in text.splitlines()]
-    assert "1st  Bob the Builder: 74 points" in lines
+    assert "1st  Bob the Builder (@bob): 74 points" in lines
     assert "2nd  alice (you): 61 points" in lines
     assert "3rd  carol: 33 points" in lines
-    assert lines.index("1st  Bob the Builder: 74 points") < lines.index("3rd  carol: 33 points")
+    assert lines.index("1st  Bob the Builder (@bob): 74 points") < lines.index(
+        "3rd  carol: 33 points"
+    )
     html = message.alternatives[0].content
     assert "74" in html and "61" in html and "33" in html
 
@@ -141,7 +145,7 @@ def test_an_email_through_a_real_smtp_server_unsubscribes_in_one_click(
     assert received["rcpt_tos"] == ["alice@example.com"]
     message = message_from_bytes(received["content"], policy=policy.default)
     assert message["To"] == "alice@example.com"
-    assert message["Subject"] == "[Azul] Bob the Builder invites you to a game"
+    assert message["Subject"] == "[Azul] Bob the Builder (@bob) invites you to a game"
     assert message["Auto-Submitted"] == "auto-generated"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     # Folded over two lines (RFC 5322) as it is long: the value is the same once unfolded.

@@ -32,11 +32,13 @@ API_BUDGET = 5
 PAGE_BUDGET = 7
 
 
-def rate_player(user, rating: float, kinds: dict[tuple[str, int], tuple[int, int]]) -> None:
+def rate_player(
+    user, rating: float, kinds: dict[tuple[str, int], tuple[int, int]], opponents: int = 10
+) -> None:
     """Give `user` a rating and records, as rated games would have (written directly: these
     tests are about reading them). `kinds` maps (variant, players) to (games, wins); the
     any-kind records are their sums, as the rating service keeps them."""
-    Rating.objects.create(user=user, rating=rating)
+    Rating.objects.create(user=user, rating=rating, opponents=opponents)
     totals: dict[tuple[str, int], list[int]] = {}
     for (variant, players), (games, wins) in kinds.items():
         for kind in ((variant, players), (variant, 0), ("", players), ("", 0)):
@@ -260,6 +262,7 @@ def test_the_schema_describes_the_leaderboard(client):
 
 def test_ratings_from_real_games_reach_the_leaderboard(start_game, alice, bob, settings):
     settings.RATINGS_MIN_GAMES = 1
+    settings.RATINGS_MIN_OPPONENTS = 1
     game = play_to_end(start_game(alice, bob).id)
     body = APIClient().get(API).json()
     assert sorted(usernames(body)) == ["alice", "bob"]

@@ -40,7 +40,7 @@ from accounts.models import Profile
 from games.models import Game, LogEntry, Seat
 from ratings import skill
 from ratings.models import PlayerRecord, RatedGame, Rating
-from ratings.services import record_kinds
+from ratings.services import ratings_recompute, record_kinds
 
 BATCH = 10_000
 TEMPLATES_PER_KIND = 4
@@ -253,6 +253,9 @@ class Command(BaseCommand):
                 [RatedGame(game_id=pk) for pk in rated_games], batch_size=BATCH
             )
             counts["rated"] = len(rated_games)
+            # The fair-play rules (pairs' games per day and week, opponents met) as
+            # `ratings_recompute` applies them, so that it then finds no difference.
+            counts["rated"] = ratings_recompute(fix=True).rated
         done = time.perf_counter()
         self.stdout.write(
             f"seeded {players} players, {games} finished games ({counts['rated']} rated), "

@@ -67,8 +67,11 @@ def fetch(address, path: str, headers: dict[str, str]) -> tuple[int, bytes, floa
 
 
 def test_many_wait_while_others_are_served_and_one_move_wakes_them_all(
-    asgi_server, alice, bob, two_player_game
+    asgi_server, alice, bob, two_player_game, settings
 ):
+    # What one process holds: here one player's many waits, past the cap a player has
+    # (test_wait_cap.py), raised for this test.
+    settings.LIVE_MAX_WAITS_PER_PLAYER = WAITERS
     game, users = two_player_game()
     mover, waiting = mover_and_other(game.id, users)
     headers = {"Authorization": f"Token {Token.objects.create(user=waiting).key}"}

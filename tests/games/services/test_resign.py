@@ -109,7 +109,8 @@ def test_resigning_a_two_player_game_finishes_it_at_once_and_rates_it(
     client_for,
     django_capture_on_commit_callbacks,
 ):
-    game = start_game(alice, bob)
+    # Three moves each first: a game resigned sooner is not rated (tests/ratings/test_fair_play).
+    game = play_forward(start_game(alice, bob), moves=6)
     with django_capture_on_commit_callbacks(execute=True):
         response = api_client_for(bob).post(api(game, "resign"))
     view = response.json()
