@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from accounts.models import User
 from accounts.names import player_name
 from games.models import Game, Seat
-from ratings import skill
+from ratings import fair_play, skill
 from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord, RatedGame, Rating
 
 PAGE_SIZE = 50
@@ -180,8 +180,6 @@ def unrated_reason(*, game: Game) -> str | None:
     """Why a finished game between people is not rated (README, "Fair play"), in words; None
     for a rated game, one not over, or one that is never rated (a computer seat, a study). At
     most 2 queries, for finished games only."""
-    from ratings import services
-
     if game.status != Game.Status.FINISHED:
         return None
     seats = getattr(game, "seat_list", None) or list(game.seats.order_by("position"))
@@ -189,9 +187,9 @@ def unrated_reason(*, game: Game) -> str | None:
         return None
     if RatedGame.objects.filter(game_id=game.pk).exists():
         return None
-    facts = services.seat_facts(seats)
-    if any(s.autoplay for s in facts) and services.too_short(
-        facts, services.game_moves([game.pk]).get(game.pk, [])
+    facts = fair_play.seat_facts(seats)
+    if any(s.autoplay for s in facts) and fair_play.too_short(
+        facts, fair_play.game_moves([game.pk]).get(game.pk, [])
     ):
         return gettext(
             "Not rated: the game was resigned or abandoned before every player had made "

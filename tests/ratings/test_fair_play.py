@@ -17,7 +17,7 @@ from games import services
 from games.models import Game
 from ratings import selectors, skill
 from ratings.models import RatedGame, Rating
-from ratings.services import ratings_recompute
+from ratings.recompute import ratings_recompute
 from tests.ratings.test_leaderboard import rate_player
 from tests.support.factories import api_client_for, start_game
 from tests.support.play import play_forward

@@ -10,7 +10,7 @@ from django.core.management import call_command
 import azul
 from games.models import Game, LogEntry
 from ratings.models import RatedGame
-from ratings.services import ratings_recompute
+from ratings.recompute import ratings_recompute
 
 
 @pytest.mark.django_db(transaction=True)

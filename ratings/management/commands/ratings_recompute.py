@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from ratings.services import ratings_recompute
+from ratings.recompute import ratings_recompute
 
 
 class Command(BaseCommand):

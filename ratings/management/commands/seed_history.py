@@ -40,7 +40,8 @@ from accounts.models import Profile
 from games.models import Game, LogEntry, Seat
 from ratings import skill
 from ratings.models import PlayerRecord, RatedGame, Rating
-from ratings.services import ratings_recompute, record_kinds
+from ratings.recompute import ratings_recompute
+from ratings.services import record_kinds
 
 BATCH = 10_000
 TEMPLATES_PER_KIND = 4
