@@ -148,7 +148,12 @@ def analysis_request(*, game_id: Any, user: User) -> Analysis:
     queued again)."""
     with transaction.atomic():
         try:
-            game = Game.objects.select_for_update().get(pk=parse_game_id(game_id))
+            # The seats read once, for both checks (`_may_request`, `people_moves`).
+            game = (
+                Game.objects.select_for_update()
+                .prefetch_related("seats")
+                .get(pk=parse_game_id(game_id))
+            )
         except Game.DoesNotExist:
             raise GameNotFound() from None
         _may_request(game, user)

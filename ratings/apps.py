@@ -7,5 +7,7 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from ratings import receivers
+        from ratings.panels import panels_register
 
         receivers.connect()
+        panels_register()

@@ -7,10 +7,10 @@ benchmark (``tools/bench.py``) measure the computer players against it.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
+from azul.ai.evaluation import Weights
 from azul.ai.tree import Node, SearchStats, most_visited, require_budget
 from azul.mechanics import random_take, take, take_moves
 from azul.notation import Move
@@ -19,6 +19,8 @@ from azul.tiling import free_columns, place
 
 UCT_C = 0.7
 """The yardstick's exploration constant; its rewards are in [-1, 1]."""
+_UCT = Weights(c_uct=UCT_C, widen_base=1 << 30, widen_rate=0.0)
+""":meth:`Node.select` without progressive widening: plain UCT over every legal take."""
 
 
 def uct_search(
@@ -40,24 +42,13 @@ def uct_search(
     clock = time.perf_counter
     done = 0
     limit = iterations if iterations is not None else 1 << 62
-    sqrt, log = math.sqrt, math.log
     # at least one iteration: a process left unscheduled past a tiny budget still searches
     while done < limit and (not done or deadline is None or clock() < deadline):
         s = state.copy()
         path = []
         node = root
         while True:
-            counts, totals = node.counts, node.totals
-            log_n = log(node.visits + 1)
-            best, i = -1e18, 0
-            for k in range(len(counts)):
-                n = counts[k]
-                if not n:
-                    i = k
-                    break
-                value = totals[k] / n + UCT_C * sqrt(log_n / n)
-                if value > best:
-                    best, i = value, k
+            i = node.select(_UCT)
             path.append((node, i))
             move = node.moves[i]
             take(s, node.player, move[0], move[1], move[2])

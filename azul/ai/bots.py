@@ -291,9 +291,13 @@ class _View:
         return placement_worths(((line, room, gain),), count, floor, marker, self.partial)[0][0]
 
 
-def move_values(state: State, player: int) -> list[tuple[float, Move]]:
-    """Every legal move of ``player`` with its immediate (greedy) worth, best first."""
-    moves = legal_moves(state, player)
+def move_values(
+    state: State, player: int, moves: list[Move] | None = None
+) -> list[tuple[float, Move]]:
+    """Every legal move of ``player`` (``moves``, if the caller has them) with its immediate
+    (greedy) worth, best first."""
+    if moves is None:
+        moves = legal_moves(state, player)
     board = state.boards[player]
     view = _View(board, state.gray, rounds_left(state))
     scored: list[tuple[float, Move]]
@@ -317,7 +321,7 @@ def move_values(state: State, player: int) -> list[tuple[float, Move]]:
 
 
 def _greedy(state: State, player: int, moves: list[Move], rng: random.Random) -> Move:
-    scored = move_values(state, player)
+    scored = move_values(state, player, moves)
     best = scored[0][0]
     ties = sorted((m for v, m in scored if v >= best - 1e-9), key=_move_key)
     return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]

@@ -81,6 +81,9 @@ class GamesPage:
     has_next: bool
 
 
+_LARGEST_OFFSET = 2**63 - 1  # PostgreSQL's bigint, which OFFSET and LIMIT take
+
+
 def user_games_page(
     *, user: User, status: str | None = None, page: int = 1, page_size: int = MY_GAMES_PAGE_SIZE
 ) -> GamesPage:
@@ -101,6 +104,9 @@ def user_games_page(
         output_field=models.IntegerField(),
     )
     start = (page - 1) * page_size
+    if start + page_size + 1 > _LARGEST_OFFSET:
+        # Past any offset the database takes: no games there, and no query to say so.
+        return GamesPage(games=[], number=page, has_next=False)
     games: list[Game] = list(
         Game.objects.with_seats()
         .filter(_seated(user), status__in=statuses)

@@ -105,11 +105,7 @@ def require_room(user: User, *, computer: bool, master: bool, lobby: bool = Fals
         checks.append(
             (
                 _playing(user)
-                & Q(
-                    pk__in=Seat.objects.filter(
-                        kind=Seat.Kind.COMPUTER, bot_level=Seat.BotLevel.MASTER
-                    ).values("game_id")
-                ),
+                & Q(pk__in=computers.filter(bot_level=Seat.BotLevel.MASTER).values("game_id")),
                 settings.GAMES_MAX_MASTER_GAMES,
                 _(
                     "You have %(count)s unfinished games against the master computer, the most"

@@ -105,11 +105,19 @@ def _board_context(version: selectors.GameVersion, viewer: User) -> dict[str, An
 
 
 def _render_board_markup(
-    version: selectors.GameVersion, viewer: User, *, on_page: bool
+    request: AuthenticatedHttpRequest, version: selectors.GameVersion, *, on_page: bool
 ) -> BoardMarkup:
+    viewer = request.user
     context = _board_context(version, viewer)
     context.update(csrf_token=CSRF_HOLE, time_left=TIME_LEFT_HOLE)
     view, game_over = context["game"], context["game_over"]
+    # What other apps say in a finished game's banner (why it was not rated): `core.panels`,
+    # read here, as the markup is rebuilt, rather than by a template tag.
+    context.update(
+        game_over_panels=panels_render("game_over", request, game_id=version.id)
+        if game_over
+        else ""
+    )
     if on_page:
         # On the page, the game's actions: in a finished game's banner, else below the board.
         context.update(actions=game_actions(game_id=version.id, viewer=viewer))
@@ -145,7 +153,7 @@ def _board_markup(
 
     def render_markup() -> BoardMarkup:
         with user_zone_activated(viewer):
-            return _render_board_markup(version, viewer, on_page=on_page)
+            return _render_board_markup(request, version, on_page=on_page)
 
     markup = cached(
         f"games:board:{MARKUP_SHAPE}:{version.key}:{zone.key}:{place}",

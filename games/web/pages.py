@@ -24,7 +24,6 @@ from games.errors import GameError, GameNotFound
 from games.filters import GameHistoryFilter
 from games.forms import GameCreateForm, bot_levels
 from games.presenters import lists
-from games.presenters.times import user_zone
 from games.record import replay
 
 
@@ -83,7 +82,8 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     others not over, then the finished ones. A page that is not a number from 1, or has no
     games past the first, is a 404 that says so."""
     asked = request.GET.get("page", "1")
-    number = int(asked) if asked.isdigit() and int(asked) >= 1 else None
+    # isdecimal, not isdigit: int() refuses "²"; and it refuses more than 4300 digits.
+    number = int(asked) if asked.isdecimal() and len(asked) < 100 and int(asked) >= 1 else None
     groups = (
         None
         if number is None
@@ -97,7 +97,6 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
         "groups": groups,
         "invitations": lists.invitations_for_user(user=request.user),
         "declined": lists.declined_invitations(user=request.user),
-        "viewer_tz": user_zone(request.user),
     }
     return render(request, "games/my_games.html", context)
 
