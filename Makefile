@@ -13,7 +13,7 @@ CELERY_ARGS ?= --loglevel=INFO
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live worker worker-moves worker-slow worker-mail worker-sweeps worker-analysis screenshots messages
+.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live abuse worker worker-moves worker-slow worker-mail worker-sweeps worker-analysis screenshots messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,12 @@ bench-computer: venv  ## Computer's answer to a move, through a Celery worker an
 
 bench-live: venv  ## Live updates: a move to the open boards, and how many boards one live process holds
 	$(BIN)/python scripts/bench_live.py
+
+# Not part of `make test`: it starts the whole stack (site, live process, a worker per queue, an
+# SMTP sink) on PostgreSQL and Redis, and takes a few minutes. ABUSE_ARGS=--quick for a short one.
+ABUSE_ARGS ?=
+abuse: venv  ## The review's floods by a hostile account, and what another player sees meanwhile (issue #28)
+	$(BIN)/python scripts/abuse.py $(ABUSE_ARGS)
 
 worker: venv  ## Celery worker of every queue, for development (needs CELERY_BROKER_URL or REDIS_URL)
 	$(BIN)/celery -A azul_site worker $(CELERY_ARGS)

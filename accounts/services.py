@@ -1,13 +1,16 @@
-"""Writes for accounts: profiles and API tokens."""
+"""Writes for accounts: profiles, API tokens and blocks."""
 
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import translation
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
-from accounts.models import DELIVERY_FIELDS, Profile, User
+from accounts.models import DELIVERY_FIELDS, Block, Profile, User
+from accounts.selectors import player_get
+from core.errors import ServiceError
 
 PROFILE_EDITABLE_FIELDS = ("display_name", "time_zone", *DELIVERY_FIELDS, "email_digest")
 
@@ -58,3 +61,83 @@ def token_revoke(*, user: User) -> bool:
     """Delete the user's API token; returns whether there was one."""
     deleted, _ = Token.objects.filter(user=user).delete()
     return bool(deleted)
+
+
+# -- blocks --------------------------------------------------------------------------------------
+
+
+class BlockError(ServiceError):
+    """A block or an unblock that cannot be done, and why (`code`)."""
+
+    code = "block_error"
+
+    def __init__(self, message: str, *, code: str, status_code: int = 400) -> None:
+        self.code = code
+        super().__init__(message, status_code=status_code)
+
+
+def _player_named(username: Any) -> User:
+    name = username.strip() if isinstance(username, str) else ""
+    if not name:
+        raise BlockError(_("Name the player."), code="no_username")
+    player = player_get(username=name)
+    if player is None:
+        raise BlockError(
+            _("There is no player called %(name)s.") % {"name": repr(name)},
+            code="unknown_player",
+            status_code=404,
+        )
+    return player
+
+
+def block_create(*, blocker: User, username: Any) -> Block:
+    """`blocker` blocks the player called `username`: from now neither can invite the other,
+    ask the other for a rematch, or meet the other in the lobby (games already made go on).
+    At most ACCOUNTS_MAX_BLOCKS blocks a player, so that a script cannot write rows without
+    end."""
+    blocked = _player_named(username)
+    if blocked.pk == blocker.pk:
+        raise BlockError(_("You cannot block yourself."), code="block_self")
+    with transaction.atomic():
+        # One block of a player's at a time counts their blocks and adds one.
+        User.objects.select_for_update().filter(pk=blocker.pk).values_list("pk").first()
+        if Block.objects.filter(blocker=blocker, blocked=blocked).exists():
+            raise BlockError(
+                _("You have already blocked %(name)s.") % {"name": blocked.get_username()},
+                code="already_blocked",
+                status_code=409,
+            )
+        limit = settings.ACCOUNTS_MAX_BLOCKS
+        if Block.objects.filter(blocker=blocker).count() >= limit:
+            raise BlockError(
+                _(
+                    "You have blocked %(count)s players, the most one player may: unblock one"
+                    " before you block another."
+                )
+                % {"count": limit},
+                code="too_many_blocks",
+                status_code=409,
+            )
+        try:
+            with transaction.atomic():
+                return Block.objects.create(blocker=blocker, blocked=blocked)
+        except IntegrityError:  # pragma: no cover - the lock above makes this a backstop
+            raise BlockError(
+                _("You have already blocked %(name)s.") % {"name": blocked.get_username()},
+                code="already_blocked",
+                status_code=409,
+            ) from None
+
+
+def block_delete(*, blocker: User, username: Any) -> None:
+    """`blocker` unblocks the player called `username` (whose account may be closed since)."""
+    name = username.strip() if isinstance(username, str) else ""
+    if not name:
+        raise BlockError(_("Name the player."), code="no_username")
+    deleted, _count = Block.objects.filter(blocker=blocker, blocked__username__iexact=name).delete()
+    if not deleted:
+        raise BlockError(
+            _("You have not blocked %(name)s.") % {"name": repr(name)},
+            code="not_blocked",
+            status_code=404,
+        )

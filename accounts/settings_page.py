@@ -33,5 +33,6 @@ def settings_page(
         "vacation_form": vacation_form or VacationForm(),
         "away_until": profile.vacation_until if profile.on_vacation(now) else None,
         "vacation_days_left": profile.vacation_days_left(now.year),
+        "blocks": list(selectors.blocks_of(user=request.user)),
     }
     return render(request, "accounts/settings.html", context)

@@ -17,4 +17,8 @@ urlpatterns = [
     ),
     path("api/me/", apis.MeApi.as_view(), name="api_me"),
     path("api/players/", apis.PlayerSearchApi.as_view(), name="api_players"),
+    path("api/blocks/", apis.BlockListApi.as_view(), name="api_blocks"),
+    path("api/blocks/<str:username>/", apis.BlockDetailApi.as_view(), name="api_block"),
+    path("settings/blocks/", views.block_create_view, name="block_create"),
+    path("settings/blocks/remove/", views.block_delete_view, name="block_delete"),
 ]

@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -75,3 +76,48 @@ def verification_resend_view(request: HttpRequest) -> HttpResponse:
         )
     # On SENT allauth has said "Confirmation email sent to ...".
     return redirect("account_email_verification_sent")
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    """Back to the page the form was on (`next`, a path of this site: the player's page), else
+    to the settings page."""
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(back)
+    return redirect("accounts:settings")
+
+
+@login_required
+@require_POST
+def block_create_view(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The player page's Block button."""
+    try:
+        block = services.block_create(blocker=request.user, username=request.POST.get("username"))
+    except services.BlockError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            gettext(
+                "You blocked %(name)s: neither of you can invite the other, and the lobby keeps"
+                " you apart."
+            )
+            % {"name": block.blocked.get_username()},
+        )
+    return _back(request)
+
+
+@login_required
+@require_POST
+def block_delete_view(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Unblock, from the player's page or the settings page's list."""
+    username = request.POST.get("username", "")
+    try:
+        services.block_delete(blocker=request.user, username=username)
+    except services.BlockError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, gettext("You unblocked %(name)s.") % {"name": username})
+    return _back(request)

@@ -8,9 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest
-from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
 from analysis import selectors
+from core.cache import cached
+from core.holes import CSRF_HOLE
 from core.panels import Panel, panel_register
 from games.models import Game
 
@@ -29,23 +32,31 @@ def game_page_panel(
 
     The page passes what it already shows of the game (whether it is a study, its seats' names
     by position, the viewer's position: None for one who holds no seat), so that the panel
-    reads only the analysis, and that from the cache while it is unchanged
-    (`selectors.analysis_record_cached`: no query then)."""
+    reads only the analysis. It changes only when the analysis does, and rendering it was a
+    seventh of a finished game's page: so it is kept as rendered for the viewer's seat and
+    language until then (`selectors.panel_cache_key`, dropped by `analysis_forget`), and a
+    page reads it from the cache, with no query."""
     if status != Game.Status.FINISHED:
         return None
     if is_study:
         return Panel("analysis/_panel.html", {"analysis": None})
-    analysis = selectors.analysis_shown(
-        selectors.analysis_record_cached(game_id=game_id),
-        finished=True,
-        is_study=False,
-        seat_names=seat_names,
-        viewer_position=viewer_position,
+
+    def render() -> str:
+        analysis = selectors.analysis_shown(
+            selectors.analysis_record(game_id=game_id),
+            finished=True,
+            is_study=False,
+            seat_names=seat_names,
+            viewer_position=viewer_position,
+        )
+        # The request form's token is filled in for each request (`core.panels`).
+        context = {"analysis": analysis, "game_id": game_id, "csrf_token": CSRF_HOLE}
+        return render_to_string("analysis/_panel.html", context)
+
+    key = selectors.panel_cache_key(
+        game_id=game_id, viewer_position=viewer_position, language=get_language()
     )
-    context = {"analysis": analysis, "game_id": game_id}
-    if analysis["may_request"]:  # the request form's token; the page has its own for the rest
-        context["csrf_token"] = get_token(request)
-    return Panel("analysis/_panel.html", context)
+    return Panel.rendered(cached(key, render, selectors.PANEL_CACHE_SECONDS))
 
 
 def replay_position_panel(request: HttpRequest, *, game: Game, ply: int) -> Panel | None:

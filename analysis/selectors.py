@@ -6,23 +6,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 
 from accounts.models import User
 from analysis.models import Analysis
-from core.cache import cached
 from games.models import Game
 from games.presenters.names import seat_names
 
 COSTLIEST = 3
 """How many of a player's costliest moves are marked and shown on their position's board."""
 
-RECORD_CACHE_SECONDS = 60
-"""How long a game's analysis is kept for its page's panel (`analysis_record_cached`). Every
-write of an analysis drops it (`analysis_forget`); this bounds how long one read just before
-such a write and stored just after it can be out of date (as `games.selectors`'
-`WAITING_COUNT_SECONDS` does for the count of games waiting)."""
+PANEL_CACHE_SECONDS = 60
+"""How long a finished game's analysis panel is kept, as rendered for a viewer's seat and
+language (`analysis.panels`, `panel_cache_key`). Every write of an analysis drops it
+(`analysis_forget`); this bounds how long one read just before such a write and stored just
+after it can be out of date (as `games.selectors`' `WAITING_COUNT_SECONDS` does for the count of
+games waiting)."""
+
+# The viewer's seat in a game (None: a visitor), each a panel of its own.
+_VIEWER_POSITIONS: tuple[int | None, ...] = (None, 0, 1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -48,22 +52,20 @@ def analysis_record(*, game_id: Any) -> AnalysisRecord:
     return AnalysisRecord(analysis.status, analysis.seconds_per_move, analysis.moves)
 
 
-def _record_key(game_id: Any) -> str:
-    return f"analysis:record:{game_id}"
-
-
-def analysis_record_cached(*, game_id: Any) -> AnalysisRecord:
-    """`analysis_record`, kept between the writes that change it: no query while it is."""
-    return cached(
-        _record_key(game_id),
-        lambda: analysis_record(game_id=game_id),
-        RECORD_CACHE_SECONDS,
-    )
+def panel_cache_key(*, game_id: Any, viewer_position: int | None, language: str) -> str:
+    """Where the game page's analysis panel is kept for a viewer's seat and language."""
+    return f"analysis:panel:{game_id}:{viewer_position}:{language}"
 
 
 def analysis_forget(*, game_id: Any) -> None:
-    """The game's analysis changed: its page reads it afresh."""
-    cache.delete(_record_key(game_id))
+    """The game's analysis changed: its page reads it afresh, for every seat and language."""
+    cache.delete_many(
+        [
+            panel_cache_key(game_id=game_id, viewer_position=position, language=language)
+            for position in _VIEWER_POSITIONS
+            for language, _name in settings.LANGUAGES
+        ]
+    )
 
 
 def _player_moves(moves: list[dict[str, Any]], position: int) -> dict[str, Any]:

@@ -26,6 +26,8 @@ The modules, in reading order:
 - :mod:`azul.mechanics` (the deal, the factory offer) and :mod:`azul.tiling` (wall tiling,
   scoring, the end of the game): the same steps in place and unchecked, for the computer players.
 - :mod:`azul.log`: log entries and :func:`replay`; :mod:`azul.results`: :func:`result`.
+- :mod:`azul.fairness`: deals anyone can check, drawn from a committed seed and the players'
+  contributions; ``python -m azul.verify export.json`` (:mod:`azul.verify`) checks a game's.
 - :mod:`azul.ai`: the computer players.
 """
 

@@ -35,5 +35,8 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
         "current_games": (
             player_current_games(player=player) if request.user.is_authenticated else []
         ),
+        # The viewer's Block / Unblock button.
+        "blocked": request.user.is_authenticated
+        and accounts_selectors.block_exists(blocker=request.user, blocked=player),
     }
     return render(request, "accounts/player_detail.html", context)

@@ -218,6 +218,10 @@ SITE_NAME = env.str("SITE_NAME", default="Azul")
 # A "your turn" email waits this long, and is dropped if the player opens the game or moves
 # meanwhile: two people playing live get no email per move.
 NOTIFY_GRACE_SECONDS = env.int("NOTIFY_GRACE_SECONDS", default=120)
+# An invitation email waits this long, and is dropped if the game was cancelled or the invitation
+# withdrawn meanwhile: inviting and cancelling at once sends nobody an email. Whatever the games,
+# a player gets at most one invitation email a day from the same player (notifications/sending.py).
+NOTIFY_INVITATION_GRACE_SECONDS = env.int("NOTIFY_INVITATION_GRACE_SECONDS", default=120)
 # A failed send is tried again after 1, 2, 4, ... minutes, up to this many attempts in all.
 NOTIFY_MAX_ATTEMPTS = env.int("NOTIFY_MAX_ATTEMPTS", default=6)
 # The daily digest goes in this hour of the player's local time (Profile.time_zone).
@@ -232,6 +236,11 @@ NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS", def
 GAMES_MAX_COMPUTER_GAMES = env.int("GAMES_MAX_COMPUTER_GAMES", default=10)
 GAMES_MAX_LOBBY_GAMES = env.int("GAMES_MAX_LOBBY_GAMES", default=5)
 GAMES_MAX_MASTER_GAMES = env.int("GAMES_MAX_MASTER_GAMES", default=2)
+# A player who declined an invitation cannot be invited by the same player again for this many
+# days (a new game, a seat, a rematch: games/services/invite_rules.py).
+INVITATION_DECLINE_COOLDOWN_DAYS = env.int("INVITATION_DECLINE_COOLDOWN_DAYS", default=7)
+# The most players one player may block (accounts.services.block_create).
+ACCOUNTS_MAX_BLOCKS = env.int("ACCOUNTS_MAX_BLOCKS", default=500)
 # Requests to wait for a game to change (games/live) one player may hold at once in a process.
 LIVE_MAX_WAITS_PER_PLAYER = env.int("LIVE_MAX_WAITS_PER_PLAYER", default=20)
 
@@ -296,6 +305,9 @@ ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # Sign-up also takes the browser's time zone.
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+# allauth's defaults otherwise: per address, 5 password-reset emails a minute and 1 confirmation
+# email per 3 minutes; 20 sign-ups a minute per IP; 10 email changes a minute per player. They
+# hold with Redis down, counted per process (core.cache.RedisCache).
 ACCOUNT_RATE_LIMITS = {
     # Kept looser than axes (5 per username+IP) so axes answers first with its 429 page; this
     # one still slows a guesser who spreads attempts on one login over many addresses.
@@ -337,11 +349,12 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", default="60/minute"),
         "user": env.str("API_THROTTLE_USER", default="10/second"),
-        # Creating, joining and rematching games, per player, on the API and the HTML forms
-        # alike (games/throttles.py).
+        # Creating, joining and rematching games, and inviting to a seat, per player, on the
+        # API and the HTML forms alike (games/throttles.py).
         "game_create": env.str("THROTTLE_GAME_CREATE", default="30/hour"),
         "game_join": env.str("THROTTLE_GAME_JOIN", default="60/hour"),
         "game_rematch": env.str("THROTTLE_GAME_REMATCH", default="30/hour"),
+        "game_invite": env.str("THROTTLE_GAME_INVITE", default="30/hour"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is
@@ -399,7 +412,7 @@ STORAGES = {
         # The manifest needs `collectstatic`; development and tests serve files as they are.
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "core.storage.StaticStorage"
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG

@@ -61,6 +61,10 @@ class ErrorSerializer(serializers.Serializer):
         help_text="on every 409 about a game: its ply now (send it as `expected_ply` after"
         " reading the game again)",
     )
+    until = serializers.DateTimeField(
+        required=False,
+        help_text="with `declined_recently`: when the player may be invited again",
+    )
     # A field named like the serializer's own `errors`: DRF's metaclass takes fields off the
     # class, so the two never meet.
     errors = serializers.JSONField(  # type: ignore[assignment]

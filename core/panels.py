@@ -7,23 +7,35 @@ context for the template to print. An app higher up fills a slot from its AppCon
 (`panel_register`) with a builder: a function that reads what its panel needs and returns the
 panel's template and context, or None for no panel. So the reads happen in the view, before the
 template renders (template tags do not query), and an app that is not installed adds nothing.
+A builder whose panel changes seldom may keep its rendered markup (`Panel.rendered`), with its
+forms' CSRF token left as `core.holes.CSRF_HOLE`: filled here for each request.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
+from core.holes import csrf_filled
+
 
 @dataclass(frozen=True)
 class Panel:
-    template: str
-    context: dict[str, Any]
+    """A template and its context, or markup the builder rendered (and kept) already."""
+
+    template: str = ""
+    context: dict[str, Any] = field(default_factory=dict)
+    html: str | None = None
+
+    @classmethod
+    def rendered(cls, html: str) -> Panel:
+        """A panel of markup the template engine rendered (so escaped) before."""
+        return cls(html=html)
 
 
 PanelBuilder = Callable[..., Panel | None]
@@ -43,10 +55,14 @@ def panels_render(slot: str, request: HttpRequest, **page: Any) -> SafeString:
     """The HTML of `slot`'s panels for this request ("" when there is none). A panel's template
     gets its builder's context only, not the page's nor the context processors': what it shows,
     its builder reads."""
-    html = []
+    html: list[str] = []
     for builder in _builders.get(slot, ()):
         panel = builder(request, **page)
-        if panel is not None:
+        if panel is None:
+            continue
+        if panel.html is None:
             html.append(render_to_string(panel.template, panel.context))
+        else:
+            html.append(csrf_filled(panel.html, request))
     # Each part was rendered, and escaped, by the template engine.
     return mark_safe("".join(html))

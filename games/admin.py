@@ -37,6 +37,8 @@ class GameAdmin(admin.ModelAdmin):
         "state",
         "ply",
         "first_player",
+        # The commitment only: the seed (not editable) is in no form, the admin's included.
+        "deal_commitment",
         "created_at",
         "started_at",
         "finished_at",

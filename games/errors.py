@@ -113,3 +113,25 @@ class InvalidAction(GameError):
 
     status_code = 400
     code = "invalid_action"
+
+
+class InvalidContribution(InvalidAction):
+    """A player's contribution to the game's deals that is not 1 to 64 printable ASCII
+    characters (`services.deals.contribution_or_new`)."""
+
+    code = "invalid_contribution"
+
+
+class DeclinedRecently(GameConflict):
+    """The player declined an invitation of the inviter's lately: not invited again before
+    `until` (`services.invite_rules`)."""
+
+    code = "declined_recently"
+
+    def __init__(self, message: str, *, until: Any) -> None:
+        self.until = until
+        super().__init__(message)
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        return {**super().extra, "until": self.until.isoformat()}

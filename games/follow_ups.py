@@ -9,10 +9,11 @@ from __future__ import annotations
 
 COMPUTER_MOVE = "games.tasks.computer_move"
 
-SLOW_LEVELS = frozenset({"master"})
-"""Computer levels that think for seconds a move: their moves go to a queue of their own
-(`SLOW_MOVES_QUEUE`, served by its own worker), so that they never hold up the quick levels'
-moves in other games."""
+SLOW_LEVELS = frozenset({"strong", "master"})
+"""Computer levels that think for a second or more a move: their moves go to a queue of their
+own (`SLOW_MOVES_QUEUE`, served by its own worker), so that they never hold up the quick levels'
+moves in other games. `strong` is among them since `make abuse` measured one player's ten
+`strong` games (within their cap) holding another player's `greedy` reply at 2.7 s."""
 SLOW_MOVES_QUEUE = "slow_moves"
 
 

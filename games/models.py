@@ -67,8 +67,21 @@ class Game(models.Model):
     # updates the row in place on its page (a HOT update; the table leaves room for that, see
     # migration 0003). Finding overdue games reads the active ones by status.
     turn_deadline = models.DateTimeField(null=True, blank=True)
-    # Chosen at random when the game starts.
+    # Chosen at random when the game starts (from the deal key, for a game with a seed).
     first_player = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Deals anyone can check (`azul.fairness`): the secret seed the game's deals are drawn from
+    # (with the players' contributions), picked at creation, in hex, and its SHA-256, the
+    # commitment, shown from the start. The seed is shown nowhere until the game is over
+    # (`presenters.deals`); not editable, so no form (the admin's) shows it. Empty in a game
+    # created before deals could be checked, and in a study: dealt as before, not verifiable.
+    # Empty in the database's default too, so that rows written without them (the history's
+    # bulk COPY, `seed_history`) are games whose deals are not verifiable.
+    deal_seed = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
+    deal_commitment = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
     # A game imported from an export (`games.record.study_import`): finished from the start, its
     # seats name players without being theirs, so it is in nobody's list of games, is never
     # rated and never played; it is there to be replayed.
@@ -219,6 +232,11 @@ class Seat(models.Model):
     # written with the result; null for an unrated game.
     rating_before = models.IntegerField(null=True, blank=True)
     rating_after = models.IntegerField(null=True, blank=True)
+    # What the player mixed into the game's deals as they took their seat (`azul.fairness`):
+    # empty for a computer's seat, and until a player takes the seat.
+    deal_contribution = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
 
     class Meta:
         ordering = ["game", "position"]
@@ -318,3 +336,29 @@ class LogEntry(models.Model):
         if not self._state.adding:
             raise ValueError("log entries are never rewritten")
         super().save(*args, **kwargs)
+
+
+class InvitationDecline(models.Model):
+    """A player declined an invitation: for INVITATION_DECLINE_COOLDOWN_DAYS the player who
+    invited them cannot invite them again (`services.invite_rules`). Kept apart from the seat,
+    whose `declined_by` goes when the seat is given to someone else."""
+
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    declined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            # "Has this player declined an invitation of mine lately?"
+            models.Index(
+                fields=["inviter", "invitee", "-declined_at"], name="decline_by_inviter_idx"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.invitee_id} declined {self.inviter_id}'s invitation to {self.game_id}"

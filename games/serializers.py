@@ -32,6 +32,21 @@ class SeatInputSerializer(serializers.Serializer):
         return attrs
 
 
+CONTRIBUTION_HELP = (
+    "your contribution to the game's deals, mixed with the server's committed seed: 1 to 64"
+    " printable ASCII characters without spaces (e.g. 32 random bytes in hex); if you send none,"
+    " the server makes one up for you"
+)
+
+
+def contribution_field() -> serializers.CharField:
+    """The optional `contribution` of creating, joining and accepting; checked by the service
+    (`services.deals.contribution_or_new`), which says what is wrong with one."""
+    return serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False, help_text=CONTRIBUTION_HELP
+    )
+
+
 class GameCreateInputSerializer(serializers.Serializer):
     """A new game's settings: their types and choices checked here, the rest (who the seats
     name) by the service's one check (`services.validate_settings`)."""
@@ -44,6 +59,7 @@ class GameCreateInputSerializer(serializers.Serializer):
     seats = SeatInputSerializer(
         many=True, help_text="the seats other than yours (you sit first): players - 1 of them"
     )
+    contribution = contribution_field()
 
 
 class MoveInputSerializer(serializers.Serializer):
@@ -59,6 +75,13 @@ class MoveInputSerializer(serializers.Serializer):
 
 class InvitationInputSerializer(serializers.Serializer):
     accept = serializers.BooleanField(help_text="true to accept, false to decline")
+    contribution = contribution_field()
+
+
+class ContributionInputSerializer(serializers.Serializer):
+    """Joining, or accepting an invitation without a body: optionally, the contribution."""
+
+    contribution = contribution_field()
 
 
 class SeatInviteInputSerializer(serializers.Serializer):
@@ -181,6 +204,27 @@ class HistoryPageSerializer(serializers.Serializer):
     results = GameOverviewSerializer(many=True)
 
 
+class DealsSerializer(serializers.Serializer):
+    """The game's deals, checkable by anyone once it is over (`presenters.deals.deals_view`)."""
+
+    verifiable = serializers.BooleanField(
+        help_text="false for a game created before deals could be checked, and for a study"
+    )
+    scheme = serializers.CharField(allow_null=True, help_text="'azul-deals/1' (azul.fairness)")
+    commitment = serializers.CharField(
+        allow_null=True, help_text="SHA-256 of the secret seed, in hex, shown from the start"
+    )
+    seed = serializers.CharField(
+        allow_null=True, help_text="the seed, in hex: null until the game is over"
+    )
+    contributions = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        allow_null=True,
+        help_text="each seat's contribution, in seat order (null: none, a computer's seat);"
+        " null until the game is over",
+    )
+
+
 class GameViewSerializer(GameOverviewSerializer):
     first_player = serializers.IntegerField(allow_null=True)
     state = serializers.JSONField(
@@ -190,6 +234,7 @@ class GameViewSerializer(GameOverviewSerializer):
     viewer_can_move = serializers.BooleanField()
     legal_moves = serializers.ListField(child=serializers.CharField())
     result = ResultSerializer(allow_null=True)
+    deals = DealsSerializer(help_text="check the deals with `python -m azul.verify` on the export")
 
 
 class LegalMovesSerializer(serializers.Serializer):
@@ -229,6 +274,10 @@ ERROR_CODES = {
     "game_over": "409: the game is over",
     "game_not_active": "409: the game has not started, or was cancelled",
     "game_conflict": "409: the game is not in a state where that can be done",
+    "cannot_invite": "409: you cannot invite that player (one of you blocked the other)",
+    "cannot_join": "409: you cannot join that game (a player of it blocked you, or you them)",
+    "declined_recently": "409: the player declined an invitation of yours lately; see `until`",
+    "invalid_contribution": "400: a contribution to the deals is 1-64 printable ASCII characters",
 }
 # The error body is the site's (`core.api.ErrorSerializer`); its schema lists these codes.
 error_codes_document(ERROR_CODES)

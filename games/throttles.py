@@ -1,9 +1,9 @@
-"""How often one player may create, join and rematch games: one count per player and kind, in
-the cache, shared by the API (DRF throttle classes on its views) and the HTML forms (`check`), so
-the forms are no way around the API's limits. The rates are DRF's `DEFAULT_THROTTLE_RATES`
-(`game_create`, `game_join`, `game_rematch`; settings.py). With Redis away a throttle cannot
-count and lets the request through; the caps on what a player has at once (`services.setup`)
-hold regardless, in the database."""
+"""How often one player may create, join and rematch games and invite to a seat: one count per
+player and kind, in the cache, shared by the API (DRF throttle classes on its views) and the HTML
+forms (`check`), so the forms are no way around the API's limits. The rates are DRF's
+`DEFAULT_THROTTLE_RATES` (`game_create`, `game_join`, `game_rematch`, `game_invite`;
+settings.py). With Redis away a throttle cannot count and lets the request through; the caps on
+what a player has at once (`services.setup`) hold regardless, in the database."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ def _message(scope: str, wait: float) -> str:
         "game_create": _("You have created as many games as you may for now"),
         "game_join": _("You have joined as many games as you may for now"),
         "game_rematch": _("You have asked for as many rematches as you may for now"),
+        "game_invite": _("You have invited as many players to seats as you may for now"),
     }[scope]
     return _("%(what)s: try again in %(minutes)s minutes.") % {"what": what, "minutes": minutes}
 
@@ -75,6 +76,12 @@ class GameRematchThrottle(GameThrottle):
     scope = "game_rematch"
 
 
+class GameInviteThrottle(GameThrottle):
+    """Inviting someone to a seat of a game waiting for players (`services.seat_invite`)."""
+
+    scope = "game_invite"
+
+
 def check(request: Any, throttle: type[GameThrottle]) -> None:
     """For an HTML form: count the signed-in user's POST against `throttle`, or raise
     TooManyRequests (which the form shows as it shows any refusal)."""
@@ -103,6 +110,7 @@ class ThrottledMessages:
 
 __all__ = [
     "GameCreateThrottle",
+    "GameInviteThrottle",
     "GameJoinThrottle",
     "GameRematchThrottle",
     "GameThrottle",

@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 
 from accounts.models import Profile
 from games.models import Game, LogEntry, Seat
@@ -76,3 +76,45 @@ def still_to_move(*, user_id: Any, game_id: Any, since_ply: int) -> bool:
     return not LogEntry.objects.filter(
         game_id=game_id, kind=LogEntry.Kind.MOVE, player=seat.position, number__gte=since_ply
     ).exists()
+
+
+def invitation_obsolete(*, user_id: Any, game_id: Any) -> str:
+    """Why an invitation email to the player about the game is no longer true, or "" while it
+    is: the game was cancelled or no longer waits for players, or the invitation was answered or
+    withdrawn (the seat given to someone else, or opened). One query."""
+    game = (
+        Game.objects.filter(pk=game_id)
+        .annotate(
+            invited=Exists(
+                Seat.objects.filter(
+                    game_id=OuterRef("pk"), user_id=user_id, invitation=Seat.Invitation.PENDING
+                )
+            )
+        )
+        .values("status", "invited")
+        .first()
+    )
+    if game is None or game["status"] != Game.Status.OPEN:
+        return "The game was cancelled or no longer waits for players."
+    if not game["invited"]:
+        return "The invitation was answered or withdrawn."
+    return ""
+
+
+def invitation_emailed_since(*, notification: Notification, since: datetime.datetime) -> bool:
+    """Whether another invitation email from the same player (the creator of the game: for a
+    rematch, the player who asked for it) to the same recipient went, or is going, since
+    `since` (its `sent_at`, set when it is claimed to go: `sending`)."""
+    assert notification.game_id is not None, "an invitation is about a game"
+    return (
+        Notification.objects.filter(
+            kind=Notification.Kind.INVITATION,
+            recipient_id=notification.recipient_id,
+            game__created_by_id=Subquery(
+                Game.objects.filter(pk=notification.game_id).values("created_by_id")[:1]
+            ),
+            sent_at__gte=since,
+        )
+        .exclude(pk=notification.pk)
+        .exists()
+    )

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -29,6 +30,10 @@ CLAIM = timedelta(minutes=5)
 RETRY_FIRST = timedelta(minutes=1)
 RETRY_LONGEST = timedelta(hours=2)
 ERROR_MAX_LENGTH = 2000
+# At most one invitation email from one player to another in this time, whatever the games: the
+# others still show on the site (home page, "My games").
+INVITATION_EMAIL_EVERY = timedelta(hours=24)
+INVITATION_DAILY_REASON = "An invitation email from the same player went less than a day ago."
 
 # -- sending -------------------------------------------------------------------------------------
 
@@ -50,6 +55,15 @@ def notification_send(*, notification_id: int) -> bool:
             status=Status.SKIPPED, last_error=seen.SEEN_REASON, claimed_until=None
         )
         return False
+    if notification.kind == Kind.INVITATION and (
+        reason := selectors.invitation_obsolete(
+            user_id=notification.recipient_id, game_id=notification.game_id
+        )
+    ):
+        Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
+            status=Status.SKIPPED, last_error=reason, claimed_until=None
+        )
+        return False
     if _held_for_digest(notification):
         Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
             status=Status.HELD, send_after=None, claimed_until=None
@@ -59,6 +73,11 @@ def notification_send(*, notification_id: int) -> bool:
     if address is None:
         Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
             status=Status.SKIPPED, last_error=reason, claimed_until=None
+        )
+        return False
+    if notification.kind == Kind.INVITATION and not _first_invitation_today(notification):
+        Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
+            status=Status.SKIPPED, last_error=INVITATION_DAILY_REASON, claimed_until=None
         )
         return False
     try:
@@ -79,6 +98,25 @@ def notification_send(*, notification_id: int) -> bool:
             carried.filter(pk__in=email.carried_ids).update(status=Status.SENT, sent_at=sent_at)
             # Held for this digest, but of a kind turned off since: left out of it, and done.
             carried.update(status=Status.SKIPPED, last_error="The player turned this kind off.")
+    return True
+
+
+def _first_invitation_today(notification: Notification) -> bool:
+    """Whether this invitation email may go: no other from the same player to the recipient
+    went (or is going) in the last INVITATION_EMAIL_EVERY. If so, the row takes its place at
+    once (`sent_at`, while it is still pending), under a lock on the recipient's row, so that
+    two invitations sent at the same moment cannot both go. Held in the database: it holds with
+    the cache down."""
+    now = timezone.now()
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(
+            pk=notification.recipient_id
+        ).values_list("pk").first()
+        if selectors.invitation_emailed_since(
+            notification=notification, since=now - INVITATION_EMAIL_EVERY
+        ):
+            return False
+        Notification.objects.filter(pk=notification.pk).update(sent_at=now)
     return True
 
 
@@ -134,7 +172,7 @@ def _record_failure(notification: Notification, exc: Exception) -> None:
             notification.attempts,
             error,
         )
-        mine.update(status=Status.FAILED, last_error=error, claimed_until=None)
+        mine.update(status=Status.FAILED, last_error=error, claimed_until=None, sent_at=None)
         return
     delay = retry_delay(notification.attempts)
     logger.warning(
@@ -146,4 +184,8 @@ def _record_failure(notification: Notification, exc: Exception) -> None:
     )
     # No task with a countdown for the retry: the sweep sends it (within a minute of its new
     # time), and a broker holding a message for hours would redeliver it meanwhile.
-    mine.update(send_after=timezone.now() + delay, last_error=error, claimed_until=None)
+    # `sent_at` cleared: an invitation that did not go holds no place in the day's one
+    # (`_first_invitation_today`).
+    mine.update(
+        send_after=timezone.now() + delay, last_error=error, claimed_until=None, sent_at=None
+    )

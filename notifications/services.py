@@ -6,16 +6,18 @@ How a notification goes out, with nothing lost and nothing sent twice:
    transaction, the one that changes the game, so the row exists exactly when the change
    committed: one INSERT, which the game's writes (a move) can afford. Rows are unique per
    recipient, game, ply and kind: a repeated call writes nothing. A row is due now or, for
-   "your turn", after the grace period.
+   "your turn" and invitations, after a grace period (`grace_period`).
 2. Once that transaction commits, one Celery task is sent for the event (game, ply, kind), by
-   name, if it is due now; a row due later (a "your turn" in its grace period) is sent by the
+   name, if it is due now; a row due later (in its grace period) is sent by the
    sweep, every minute, once it is due. A broker that is down loses nothing: the sweep also
    sends what is still pending a minute after it was written.
 3. The task (and the sweep) claims each row with one compare-and-swap UPDATE (pending, due, not
    claimed or claim run out), and only the one that claimed it goes on. The recipient's choice
    for the kind is read then, so a change of mind in between counts: "never" skips the row,
    "digest" holds it for the daily digest, "immediately" sends it, and so does a "your turn"
-   or reminder only while it is still true (the player has not moved since). Then the row is
+   or reminder only while it is still true (the player has not moved since), an invitation
+   only while it is still pending, and only the first of the day from the same player (a
+   hostile player cannot mail someone by inviting and cancelling over and over). Then the row is
    marked sent, or after a failed send `send_after` is pushed back (exponential backoff) until
    NOTIFY_MAX_ATTEMPTS attempts, and then it is marked failed.
 
@@ -110,7 +112,7 @@ def notify_each(
     if kind == Kind.DIGEST:
         raise ValueError("Digests are built by the sweep, not notified.")
     now = timezone.now()
-    due = now + timedelta(seconds=settings.NOTIFY_GRACE_SECONDS) if kind == Kind.YOUR_TURN else now
+    due = now + grace_period(kind)
     rows, sends = [], []
     for recipient_ids, game_id, ply in events:
         if game_id is None:
@@ -135,12 +137,24 @@ def notify_each(
         return
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
     if due > now:
-        # Not due yet (a "your turn" in its grace period): the sweep sends it when it is, rather
+        # Not due yet (in its grace period): the sweep sends it when it is, rather
         # than a task held back by the broker (lost if the broker restarts, and a move's
         # costliest step).
         return
     for game_id, ply in sends:
         transaction.on_commit(partial(_enqueue_event, game_id, ply, kind.value))
+
+
+def grace_period(kind: str) -> timedelta:
+    """How long a new notification of `kind` waits before it is sent: a "your turn", so that
+    two players playing live get no email per move; an invitation, so that an invitation
+    withdrawn at once (the game cancelled, the seat given to someone else) sends nothing
+    (`sending` drops what is no longer true when it is due)."""
+    seconds = {
+        Kind.YOUR_TURN: settings.NOTIFY_GRACE_SECONDS,
+        Kind.INVITATION: settings.NOTIFY_INVITATION_GRACE_SECONDS,
+    }.get(Kind(kind), 0)
+    return timedelta(seconds=seconds)
 
 
 def event_ply(*, game_id: Any, kind: str, at_least: int) -> int:

@@ -8,4 +8,5 @@ app_name = "ratings_api"
 
 urlpatterns = [
     path("leaderboard/", apis.LeaderboardApi.as_view(), name="leaderboard"),
+    path("games/<str:game_id>/rating/", apis.GameRatingApi.as_view(), name="game_rating"),
 ]

@@ -1,5 +1,7 @@
-"""The leaderboard API: public, paginated, thin over `ratings.selectors`."""
+"""The ratings API: the leaderboard (public, paginated) and what a finished game did to the
+ratings, thin over `ratings.selectors`."""
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -7,9 +9,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import PageNumbers, error_response, validated_input
+from games import selectors as game_selectors
+from games.errors import GameConflict
 from games.models import Game
 from ratings import selectors
-from ratings.serializers import LeaderboardFilterSerializer, LeaderboardPageSerializer
+from ratings.presenters import game_rating_view
+from ratings.serializers import (
+    GameRatingSerializer,
+    LeaderboardFilterSerializer,
+    LeaderboardPageSerializer,
+)
 
 
 class LeaderboardApi(APIView):
@@ -50,3 +59,32 @@ class LeaderboardApi(APIView):
         response.data["min_opponents"] = selectors.min_opponents()
         response.data["me"] = selectors.leaderboard_standing(user=request.user, **kind)
         return response
+
+
+class GameRatingApi(APIView):
+    # Public, like a finished game's page and export.
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="What a finished game did to the ratings",
+        description=(
+            "Whether the game is rated; if not, why (`reason`, a stable code, and `reason_text`,"
+            " the sentence the game's page shows); and each seat's rating before and after it"
+            " (null when the game is not rated). A game is rated, or not, when it ends: a game"
+            " not over yet answers 409 (`game_not_finished`)."
+        ),
+        responses={
+            200: GameRatingSerializer,
+            404: error_response("no such game"),
+            409: error_response("the game is not over (`game_not_finished`)"),
+        },
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = game_selectors.game_get(game_id=game_id)
+        if game.status != Game.Status.FINISHED:
+            raise GameConflict(
+                gettext("This game is not over yet: it is rated, or not, when it ends."),
+                code="game_not_finished",
+                current_ply=game.ply,
+            )
+        return Response(game_rating_view(selectors.game_rating(game=game)))

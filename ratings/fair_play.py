@@ -1,7 +1,8 @@
 """Which games between people are rated (README, "Fair play"): not one resigned or abandoned
 before every player made a few moves of their own, and only the first few games of the same two
 players in a day and a week. Used as a game is rated (`ratings.services.game_rate`), by the
-recompute and by the game page's reason for an unrated game."""
+recompute, and by the reason the game page and the API give for an unrated game
+(`unrated_reason`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
@@ -16,10 +18,22 @@ from django.conf import settings
 from django.db.models import Count, Q
 
 from games.models import LogEntry, Seat
+from ratings import skill
 from ratings.models import RatedGame
 
 DAY = timedelta(days=1)
 WEEK = timedelta(days=7)
+
+
+class Unrated(StrEnum):
+    """Why a finished game is not rated: the stable codes the API gives."""
+
+    # A computer seat, or a study (its players have no accounts): never rated.
+    NOT_BETWEEN_PEOPLE = "not_between_people"
+    # Resigned or abandoned before every player made RATINGS_MIN_OWN_MOVES moves (`too_short`).
+    TOO_SHORT = "too_short"
+    # The two players had had their rated games of the day or the week (`pair_over_limit`).
+    PAIR_LIMIT = "pair_limit"
 
 
 @dataclass(frozen=True)
@@ -90,3 +104,29 @@ def pair_counts(a: int, b: int, *, at: datetime, exclude: Any) -> tuple[int, int
         )
     )
     return counts["ever"], counts["day"], counts["week"]
+
+
+def game_unrated(*, game: Any, seats: list[Seat]) -> Unrated | None:
+    """What keeps a finished game out of the ratings by the game alone, the first rules
+    `game_rate` applies, in its order: not a game between people, then too short (its moves
+    read, 1 query, only when the computer took over a seat). None: the game counts, unless its
+    players' pair has had its rated games (`pair_over_limit`), which `game_rate` counts under
+    the players' locks."""
+    if not skill.is_rated([s.kind for s in seats], [s.user_id for s in seats]):
+        return Unrated.NOT_BETWEEN_PEOPLE
+    facts = seat_facts(seats)
+    if any(s.autoplay for s in facts) and too_short(facts, game_moves([game.pk]).get(game.pk, [])):
+        return Unrated.TOO_SHORT
+    return None
+
+
+def unrated_reason(*, game: Any, seats: list[Seat], rated: bool) -> Unrated | None:
+    """Why a finished game is not rated, `rated` saying whether it is (its `RatedGame`): None
+    for a rated game, else the rule of `game_rate` that kept it out.
+
+    The pair limit is the rule left when the game's own (`game_unrated`) did not: it was counted
+    as the game ended, over the pair's games rated before it, and counting again now would
+    also count those rated since."""
+    if rated:
+        return None
+    return game_unrated(game=game, seats=seats) or Unrated.PAIR_LIMIT

@@ -10,6 +10,8 @@ from django.http import HttpRequest
 from core.panels import Panel, panel_register
 from games.models import Game
 from ratings import selectors
+from ratings.fair_play import Unrated
+from ratings.presenters import unrated_reason_text
 
 
 def unrated_reason_panel(request: HttpRequest, *, game_id: Any, **page: Any) -> Panel | None:
@@ -18,9 +20,9 @@ def unrated_reason_panel(request: HttpRequest, *, game_id: Any, **page: Any) -> 
     version of the game."""
     game = Game.objects.filter(pk=game_id).first()
     reason = None if game is None else selectors.unrated_reason(game=game)
-    if reason is None:
+    if reason is None or reason == Unrated.NOT_BETWEEN_PEOPLE:
         return None
-    return Panel("ratings/_unrated_reason.html", {"reason": reason})
+    return Panel("ratings/_unrated_reason.html", {"reason": unrated_reason_text(reason)})
 
 
 def panels_register() -> None:

@@ -17,12 +17,11 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import Q, QuerySet
-from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.names import player_name
 from games.models import Game, Seat
-from ratings import fair_play, skill
+from ratings import fair_play
 from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord, RatedGame, Rating
 
 PAGE_SIZE = 50
@@ -176,26 +175,54 @@ def lopsided_pairs(
     return out
 
 
-def unrated_reason(*, game: Game) -> str | None:
-    """Why a finished game between people is not rated (README, "Fair play"), in words; None
-    for a rated game, one not over, or one that is never rated (a computer seat, a study). At
-    most 2 queries, for finished games only."""
+def _seats(game: Game) -> list[Seat]:
+    return getattr(game, "seat_list", None) or list(game.seats.order_by("position"))
+
+
+def unrated_reason(*, game: Game) -> fair_play.Unrated | None:
+    """Why a finished game is not rated (`fair_play.unrated_reason`); None for a rated game, or
+    one not over. At most 3 queries, for finished games only."""
     if game.status != Game.Status.FINISHED:
         return None
-    seats = getattr(game, "seat_list", None) or list(game.seats.order_by("position"))
-    if not skill.is_rated([s.kind for s in seats], [s.user_id for s in seats]):
-        return None
-    if RatedGame.objects.filter(game_id=game.pk).exists():
-        return None
-    facts = fair_play.seat_facts(seats)
-    if any(s.autoplay for s in facts) and fair_play.too_short(
-        facts, fair_play.game_moves([game.pk]).get(game.pk, [])
-    ):
-        return gettext(
-            "Not rated: the game was resigned or abandoned before every player had made "
-            "%(moves)s moves of their own."
-        ) % {"moves": settings.RATINGS_MIN_OWN_MOVES}
-    return gettext(
-        "Not rated: only %(day)s games a day and %(week)s a week between the same players "
-        "count in the ratings."
-    ) % {"day": settings.RATINGS_PAIR_GAMES_PER_DAY, "week": settings.RATINGS_PAIR_GAMES_PER_WEEK}
+    rated = RatedGame.objects.filter(game_id=game.pk).exists()
+    return fair_play.unrated_reason(game=game, seats=_seats(game), rated=rated)
+
+
+@dataclass(frozen=True)
+class SeatRating:
+    """A seat of a finished game, with its player's shown rating before and after the game
+    (None when the game is not rated)."""
+
+    seat: Seat
+    before: int | None
+    after: int | None
+
+    @property
+    def change(self) -> int | None:
+        if self.before is None or self.after is None:
+            return None
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class GameRating:
+    """What a finished game did to the ratings: whether it is rated, why not, and each seat's
+    rating before and after it."""
+
+    rated: bool
+    reason: fair_play.Unrated | None
+    seats: list[SeatRating]
+
+
+def game_rating(*, game: Game) -> GameRating:
+    """`GameRating` of a finished game (`game.status` FINISHED), given with its seats and their
+    users (`games.selectors.game_get`): 1 query, 2 when the computer took over a seat of an
+    unrated game."""
+    assert game.status == Game.Status.FINISHED, "a game is rated, or not, when it ends"
+    seats = _seats(game)
+    rated = RatedGame.objects.filter(game_id=game.pk).exists()
+    return GameRating(
+        rated=rated,
+        reason=fair_play.unrated_reason(game=game, seats=seats, rated=rated),
+        seats=[SeatRating(seat, seat.rating_before, seat.rating_after) for seat in seats],
+    )

@@ -1,9 +1,11 @@
-"""The leaderboard API's input and, for the OpenAPI schema, its output (the dicts built by
-`ratings.selectors`; a test keeps the two in step)."""
+"""The ratings API's input and, for the OpenAPI schema, its output (the dicts built by
+`ratings.selectors` and `ratings.presenters`; tests keep the two in step)."""
 
 from rest_framework import serializers
 
+from core.api import error_codes_document
 from games.models import Game
+from ratings.fair_play import Unrated
 
 
 class LeaderboardFilterSerializer(serializers.Serializer):
@@ -51,3 +53,41 @@ class LeaderboardPageSerializer(serializers.Serializer):
         help_text="the signed-in player's own row, wherever it falls; null for a visitor or a "
         "player with no rated game of the kind",
     )
+
+
+class SeatRatingSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="the seat, from 0")
+    username = serializers.CharField(
+        allow_null=True, help_text="the player's account; null for a computer or a study's seat"
+    )
+    name = serializers.CharField(help_text="the seat as the game's page names it")
+    rating_before = serializers.IntegerField(
+        allow_null=True, help_text="the player's shown rating before the game; null if unrated"
+    )
+    rating_after = serializers.IntegerField(
+        allow_null=True, help_text="the player's shown rating after the game; null if unrated"
+    )
+    change = serializers.IntegerField(
+        allow_null=True, help_text="rating_after - rating_before; null if unrated"
+    )
+
+
+class GameRatingSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(help_text="whether the game's result is in the ratings")
+    reason = serializers.ChoiceField(
+        choices=[reason.value for reason in Unrated],
+        allow_null=True,
+        help_text="why the game is not rated, for a program (null for a rated game): "
+        "`not_between_people` (a computer seat, or a study: never rated), `too_short` (resigned "
+        "or abandoned before every player made RATINGS_MIN_OWN_MOVES moves of their own), "
+        "`pair_limit` (the two players had had their rated games of the day or the week)",
+    )
+    reason_text = serializers.CharField(
+        allow_null=True, help_text="the same, as the game's page says it, in the request's language"
+    )
+    seats = SeatRatingSerializer(many=True)
+
+
+error_codes_document(
+    {"game_not_finished": "409: the game is not over; it is rated, or not, when it ends"}
+)

@@ -33,14 +33,6 @@ def record_kinds(variant: str, num_players: int) -> tuple[tuple[str, int], ...]:
     )
 
 
-def _rated_seats(seats: list[Seat]) -> list[skill.RatedSeat] | None:
-    """The seats as the rating sees them, or None for an unrated game (README, "Ratings and
-    leaderboards")."""
-    if not skill.is_rated([s.kind for s in seats], [s.user_id for s in seats]):
-        return None
-    return [_rated_seat(s) for s in seats]
-
-
 def _rated_seat(seat: Seat) -> skill.RatedSeat:
     """A seat of a rated game (`skill.is_rated`: a person's), which has its place once the game
     is over."""
@@ -56,14 +48,13 @@ def game_rate(*, game: Game, seats: list[Seat]) -> bool:
 
     Does nothing for an unrated game, or one already rated (a retried finish): returns whether it
     rated the game."""
-    rated = _rated_seats(seats)
-    if rated is None or RatedGame.objects.filter(game_id=game.pk).exists():
+    # The rules that read the game alone (a game between people, long enough) come first, and
+    # take no lock; the pair limit is counted below, under the players' locks.
+    if fair_play.game_unrated(game=game, seats=seats) is not None:
         return False
-    facts = fair_play.seat_facts(seats)
-    if any(s.autoplay for s in facts) and fair_play.too_short(
-        facts, fair_play.game_moves([game.pk]).get(game.pk, [])
-    ):
+    if RatedGame.objects.filter(game_id=game.pk).exists():
         return False
+    rated = [_rated_seat(s) for s in seats]
     user_ids = sorted(s.user_id for s in rated)
     # A player's first rated game creates their rating; then every player's row is locked, in
     # user order like every rating write, so that two games sharing a player rate one after the

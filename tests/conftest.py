@@ -25,6 +25,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # Tests play faster than any player: the API's per-user rate is tested on its own
     # (tests/games/api/test_api_throttle.py), and only gets in the way elsewhere.
     settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["user"] = "1000/second"
+    # Invitation emails go at once, as before their grace period: the grace and what it drops
+    # are tested on their own (tests/notifications/test_invitation_emails.py).
+    settings.NOTIFY_INVITATION_GRACE_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -185,6 +185,7 @@ class GameListApi(ThrottledMessages, GameApiBase):
                 )
                 for seat in values["seats"]
             ],
+            contribution=values.get("contribution"),
         )
         return self.game_view_response(request, game, status.HTTP_201_CREATED)
 

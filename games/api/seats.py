@@ -23,12 +23,13 @@ from games.errors import InvalidAction
 from games.models import Game
 from games.presenters import lists
 from games.serializers import (
+    ContributionInputSerializer,
     GameViewSerializer,
     InvitationInputSerializer,
     LobbyPageSerializer,
     SeatInviteInputSerializer,
 )
-from games.throttles import GameJoinThrottle, ThrottledMessages
+from games.throttles import GameInviteThrottle, GameJoinThrottle, ThrottledMessages
 
 
 class GameJoinApi(ThrottledMessages, GameApiBase):
@@ -36,16 +37,21 @@ class GameJoinApi(ThrottledMessages, GameApiBase):
 
     @extend_schema(
         summary="Take an open seat",
-        request=None,
+        description="Optionally with your `contribution` to the game's deals.",
+        request=ContributionInputSerializer,
         responses={
             200: GameViewSerializer,
+            400: ERRORS[400],
             404: ERRORS[404],
             409: ERRORS[409],
             429: ERRORS[429],
         },
     )
     def post(self, request: AuthenticatedRequest, game_id: str) -> Response:
-        game = services.game_join(game_id=game_id, user=request.user)
+        data = validated_input(ContributionInputSerializer, request.data)
+        game = services.game_join(
+            game_id=game_id, user=request.user, contribution=data.get("contribution")
+        )
         return self.game_view_response(request, game)
 
 
@@ -63,7 +69,10 @@ class GameInvitationApi(GameApiBase):
     def post(self, request: AuthenticatedRequest, game_id: str) -> Response:
         data = validated_input(InvitationInputSerializer, request.data)
         game = services.invitation_respond(
-            game_id=game_id, user=request.user, accept=data["accept"]
+            game_id=game_id,
+            user=request.user,
+            accept=data["accept"],
+            contribution=data.get("contribution"),
         )
         return self.game_view_response(request, game)
 
@@ -132,7 +141,13 @@ class InvitationAnswerApi(GameApiBase):
     accept = True
 
     def post(self, request: AuthenticatedRequest, game_id: str) -> Response:
-        game = services.invitation_respond(game_id=game_id, user=request.user, accept=self.accept)
+        contribution = None
+        if self.accept:
+            data = validated_input(ContributionInputSerializer, request.data)
+            contribution = data.get("contribution")
+        game = services.invitation_respond(
+            game_id=game_id, user=request.user, accept=self.accept, contribution=contribution
+        )
         return self.game_view_response(request, game)
 
 
@@ -141,9 +156,12 @@ ANSWER_RESPONSES = {200: GameViewSerializer, 404: ERRORS[404], 409: ERRORS[409]}
 
 @extend_schema(
     summary="Accept an invitation",
-    description="The game starts once every seat is filled.",
-    request=None,
-    responses=ANSWER_RESPONSES,
+    description=(
+        "The game starts once every seat is filled. Optionally with your `contribution` to the"
+        " game's deals."
+    ),
+    request=ContributionInputSerializer,
+    responses={**ANSWER_RESPONSES, 400: ERRORS[400]},
 )
 class InvitationAcceptApi(InvitationAnswerApi):
     accept = True
@@ -183,14 +201,17 @@ SEAT_RESPONSES = {
     409: OpenApiResponse(
         ErrorSerializer,
         description=(
-            "the game is not waiting for players, the seat is not declined or unanswered, or"
-            " the player already has a seat"
+            "the game is not waiting for players, the seat is not declined or unanswered, the"
+            " player already has a seat, you cannot invite them (`cannot_invite`), or they"
+            " declined an invitation of yours lately (`declined_recently`, with `until`)"
         ),
     ),
 }
 
 
-class GameSeatInviteApi(GameApiBase):
+class GameSeatInviteApi(ThrottledMessages, GameApiBase):
+    game_throttles = (GameInviteThrottle,)
+
     @extend_schema(
         summary="Invite someone to a seat (creator only)",
         description=(
@@ -199,7 +220,7 @@ class GameSeatInviteApi(GameApiBase):
             " (an unanswered invitation to it is withdrawn)."
         ),
         request=SeatInviteInputSerializer,
-        responses=SEAT_RESPONSES,
+        responses={**SEAT_RESPONSES, 429: ERRORS[429]},
     )
     def post(self, request: AuthenticatedRequest, game_id: str, position: str) -> Response:
         data = validated_input(SeatInviteInputSerializer, request.data)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.views import redirect_to_login
 from django.http import (
     HttpRequest,
@@ -16,7 +17,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
 from games.live.conditions import BadWait, can_wait, etag, if_none_match, matches, wait_seconds
-from games.live.watcher import TooManyWaits, wait_for_change
+from games.live.watcher import TooManyWaits, holds_share, max_waits_per_player, wait_for_change
 from games.web.board import version_or_404
 
 RETRY_AFTER_SECONDS = 5
@@ -37,6 +38,13 @@ def game_changes(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         seconds = wait_seconds(request.GET.get("wait"))
     except BadWait as exc:
         return HttpResponseBadRequest(f"wait: {exc}", content_type="text/plain; charset=utf-8")
+    # A player past their share of waits is refused before the game is read: a burst of
+    # thousands then costs the process a session read each (and the user's row that the
+    # time-zone middleware reads), not the game's version (the session names its user; one
+    # whose session is no longer valid is refused all the same).
+    player = request.session.get(SESSION_KEY)
+    if seconds and player is not None and holds_share(player):
+        return _too_many_waits(TooManyWaits(max_waits_per_player()))
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     version = version_or_404(game_id, request.user)
@@ -46,9 +54,7 @@ def game_changes(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     try:
         changed = bool(waits) and wait_for_change(version, seconds, request.user.pk)
     except TooManyWaits as exc:
-        refused = JsonResponse({"detail": str(exc), "code": "too_many_waits"}, status=429)
-        refused["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return refused
+        return _too_many_waits(exc)
     if changed:
         version = version_or_404(game_id, request.user)
         tag = etag(version)
@@ -59,3 +65,9 @@ def game_changes(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     response["ETag"] = tag
     patch_cache_control(response, private=True, no_cache=True)
     return response
+
+
+def _too_many_waits(exc: TooManyWaits) -> HttpResponse:
+    refused = JsonResponse({"detail": str(exc), "code": "too_many_waits"}, status=429)
+    refused["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return refused

@@ -88,10 +88,17 @@ class _Watch:
     def waiting(self) -> int:
         return len(self._waiters)
 
+    def holds_share(self, player: Any) -> bool:
+        """Whether `player` already holds `max_waits_per_player()` waits in this process."""
+        with self._lock:
+            return self._per_player.get(str(player), 0) >= max_waits_per_player()
+
     def wait(self, version: GameVersion, seconds: float, player: Any = None) -> bool | None:
         """Block up to `seconds` until the game is no longer at `version`: True when it moved
         on, False at the end of the wait, None when the process already holds MAX_WAITERS;
         TooManyWaits when `player` (a user id) already holds their share."""
+        # By the id as text, whether it comes from a user (an int) or a session (a string).
+        player = None if player is None else str(player)
         waiter = _Waiter(version.id, (version.ply, version.updated_at), player)
         with self._lock:
             if len(self._waiters) >= MAX_WAITERS:
@@ -161,6 +168,12 @@ class _Watch:
 
 
 watch = _Watch(POLL_SECONDS)
+
+
+def holds_share(player: Any) -> bool:
+    """`player` (as `wait_for_change` is given it) holds their share of waits already: their next
+    wait is refused before anything is read for it (`games.live.views`)."""
+    return watch.holds_share(player)
 
 
 def wait_for_change(version: GameVersion, seconds: float, player: Any = None) -> bool | None:

@@ -3,7 +3,8 @@ move list, and what the page says around them.
 
 Pure functions over the plain data that `games.presenters.game.game_view` returns (the engine's
 `State.to_dict()` under "state"), so the board page and its partial render from one structure.
-Nothing here reads the bag beyond its counts, and there is no random seed to show.
+Nothing here reads the bag beyond its counts; the deals' seed is shown only as
+`presenters.deals` decides (once the game is over).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from azul import COLORS, FLOOR_PENALTY
 from games.models import Game
+from games.presenters.deals import deals_line
 from games.presenters.game import game_view
 from games.presenters.moves import move_rows
 from games.presenters.scoring import game_over_banner, round_scored
@@ -275,6 +277,8 @@ def board_page(game: Game, viewer: User | AnonymousUser | None) -> dict[str, Any
         "result_rows": result_rows,
         "game_over": game_over,
         "has_open_seat": any(p["is_open"] for p in view["players"]),
+        # The commitment to the deals, and once the game is over the seed (`_deals.html`).
+        "deals": deals_line(view["deals"]),
     }
 
 

@@ -20,6 +20,7 @@ from core.cache import cached
 from games import selectors
 from games.errors import GameNotFound
 from games.models import Game, Seat
+from games.presenters.deals import deals_view
 from games.presenters.moves import deal_text
 from games.presenters.names import player_name, seat_name
 from games.standings import resigned_last
@@ -141,6 +142,8 @@ def game_view(*, game: Game, viewer: User | AnonymousUser | None) -> dict[str, A
             if state is not None and state.phase == "over"
             else None
         ),
+        # The commitment to the deals' seed; the seed only once the game is over.
+        "deals": deals_view(game),
     }
 
 

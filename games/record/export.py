@@ -11,7 +11,10 @@
 
 `entries` are the log entries as the engine writes them (`azul.deal_entry`,
 `azul.move_entry`; a move the server made when its player's time ran out also says
-`"timeout": true`), numbered from 0 as in the game's log. `format_version` changes only when a
+`"timeout": true`), numbered from 0 as in the game's log. `deals` is the commitment to the
+seed the deals were drawn from, and once the game is over the seed and the players'
+contributions (`presenters.deals`): `python -m azul.verify export.json` then checks every deal
+(`azul.fairness`). `format_version` changes only when a
 reader of the previous version could misread a file. `games.record.study_import` reads such a
 file back; `games.record.serializers` describes the format for the API's schema.
 
@@ -27,6 +30,7 @@ from django.utils import translation
 
 import azul
 from games.models import Game, Seat
+from games.presenters.deals import deals_view
 from games.presenters.game import result_view
 from games.presenters.names import seat_name
 from games.record.summary import replay_summary
@@ -60,6 +64,7 @@ def game_export(*, game: Game) -> dict[str, Any]:
         "players": [_player(seat) for seat in game.seat_list],
         "entries": summary["entries"],
         "result": result_view(state) if state.phase == "over" else None,
+        "deals": {key: value for key, value in deals_view(game).items() if key != "verifiable"},
         "game": {
             "id": game.id,
             "status": game.status,

@@ -56,6 +56,21 @@ class ExportGameSerializer(serializers.Serializer):
     ply = serializers.IntegerField()
 
 
+class ExportDealsSerializer(serializers.Serializer):
+    """What checks the deals (`python -m azul.verify`, `azul.fairness`); ignored on import."""
+
+    scheme = serializers.CharField(
+        allow_null=True, help_text="'azul-deals/1'; null: the deals are not verifiable"
+    )
+    commitment = serializers.CharField(allow_null=True, help_text="SHA-256 of the seed, in hex")
+    seed = serializers.CharField(allow_null=True, help_text="in hex; null until the game is over")
+    contributions = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        allow_null=True,
+        help_text="per seat, in seat order (null: none); null until the game is over",
+    )
+
+
 class GameExportSerializer(serializers.Serializer):
     format_version = serializers.IntegerField(help_text="1")
     variant = serializers.ChoiceField(choices=Game.Variant.values)
@@ -70,6 +85,7 @@ class GameExportSerializer(serializers.Serializer):
         help_text="null while the game is on; on import, checked against the entries if given",
     )
     game = ExportGameSerializer(required=False)
+    deals = ExportDealsSerializer(required=False)
 
 
 class StudyImportedSerializer(serializers.Serializer):

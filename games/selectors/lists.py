@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
 from accounts.models import User
+from accounts.selectors import block_partners_q
 from games.errors import GameNotFound
 from games.models import Game, GameQuerySet, Seat
 from games.selectors.games import parse_game_id
@@ -147,6 +148,10 @@ def lobby_games(
     if user is not None and user.is_authenticated:
         seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=user))
         games = games.exclude(seated & ~Q(created_by=user) if include_own else seated)
+        # Nor a game with a player who blocked the user or whom they blocked (README, "Fair
+        # play"): joining one is refused (`services.invite_rules.require_may_join`).
+        blocked = Seat.objects.filter(block_partners_q(user_id=user.pk, field="user_id"))
+        games = games.exclude(Exists(blocked.filter(game=OuterRef("pk"))) & ~Q(created_by=user))
     return games.order_by("-created_at", "-id")
 
 

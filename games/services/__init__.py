@@ -5,6 +5,7 @@ version that views and boards are cached under.
 - `game_settings`: a new game's settings and their one check (the form's, the API's, ours);
 - `setup`: a game created, joined, cancelled, started;
 - `invitations`: invitations answered, and the creator's choices for a seat;
+- `invite_rules`: who may invite whom (blocks, the cool-down after a decline) and join whom;
 - `moves`: a player's move, the computer's, and the server's when a turn's time ran out;
 - `playing`: what every move does (the engine, the log, the result, what follows);
 - `clocks`: when a turn ends, and vacations;

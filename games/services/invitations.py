@@ -15,6 +15,8 @@ from accounts.selectors import player_get
 from games import effects
 from games.errors import GameConflict, InvalidAction
 from games.models import Game, Seat
+from games.services.deals import contribution_or_new
+from games.services.invite_rules import decline_record, require_may_invite
 from games.services.locking import lock_game, seat_of_user
 from games.services.setup import (
     lobby_filter,
@@ -25,14 +27,19 @@ from games.services.setup import (
 )
 
 
-def invitation_respond(*, game_id: Any, user: User, accept: bool) -> Game:
-    """Accept or decline an invitation.
+def invitation_respond(
+    *, game_id: Any, user: User, accept: bool, contribution: str | None = None
+) -> Game:
+    """Accept or decline an invitation; accepting, with the player's `contribution` to the
+    deals (made up for them if they sent none).
 
     Declining does not abort the game, nor open the seat to the lobby: the seat is left
     declined (no player, not joinable) and the creator is told (an email, and a notice on their
     home page and "My games"), who then invites someone else to it (`seat_invite`), opens it
     to the lobby (`seat_open`) or cancels the game (`game_cancel`).
     """
+    if accept:
+        contribution = contribution_or_new(contribution)
     with transaction.atomic():
         game = lock_game(game_id)
         seats = list(game.seat_list)
@@ -46,12 +53,14 @@ def invitation_respond(*, game_id: Any, user: User, accept: bool) -> Game:
         if accept:
             require_room_for(user, seats, lobby=False)
             seat.invitation = Seat.Invitation.ACCEPTED
-            seat.save(update_fields=["invitation"])
+            seat.deal_contribution = contribution or ""
+            seat.save(update_fields=["invitation", "deal_contribution"])
         else:
             seat.user = None
             seat.invitation = Seat.Invitation.DECLINED
             seat.declined_by = user
             seat.save(update_fields=["user", "invitation", "declined_by"])
+            decline_record(game=game, invitee=user)
             effects.tell_players(
                 kind="invitation_declined",
                 game=game,
@@ -120,6 +129,7 @@ def seat_invite(*, game_id: Any, user: User, position: int, username: str) -> Ga
                 current_ply=game.ply,
                 code="already_invited",
             )
+        require_may_invite(inviter=user, invitees=[invited])
         seat.user = invited
         seat.invitation = Seat.Invitation.PENDING
         seat.declined_by = None

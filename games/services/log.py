@@ -1,8 +1,10 @@
 """Appending to a game's log: the only writer of `LogEntry` rows is the move path (and the
 start of a game, for its first deal), through these two.
 
-Deals are drawn by the server with `random.SystemRandom()` at the moment a round starts; nothing
-about future draws exists before then, and no seed is stored anywhere.
+A game with a seed (`services.deals`) draws each round's deal from its deal key, the seed
+mixed with the players' contributions (`azul.fairness.deal_tiles`), so that anyone can check
+the deals once the seed is shown at the end. A game created before that has no seed: its deals
+are drawn with `random.SystemRandom()` at the moment a round starts, as they always were.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import random
 from typing import Any
 
 import azul
-from games.models import Game, LogEntry
+from azul import fairness
+from games.models import Game, LogEntry, Seat
+from games.services.deals import deal_key
 
 
 def next_log_entry(game: Game, entry: dict[str, Any]) -> LogEntry:
@@ -28,9 +32,16 @@ def next_log_entry(game: Game, entry: dict[str, Any]) -> LogEntry:
     return log_entry
 
 
-def deal_round(game: Game, state: azul.State, entries: list[LogEntry]) -> azul.State:
-    """Draw the next round's factory fill now, add its log entry to `entries`, and return the
+def deal_round(
+    game: Game, state: azul.State, entries: list[LogEntry], *, seats: list[Seat]
+) -> azul.State:
+    """Draw the next round's factory fill now (from the deal key of the game and its `seats`,
+    or at random for a game without a seed), add its log entry to `entries`, and return the
     state after it."""
-    tiles = azul.draw_tiles(state, random.SystemRandom())
+    key = deal_key(game, seats)
+    if key is None:
+        tiles = azul.draw_tiles(state, random.SystemRandom())
+    else:
+        tiles = fairness.deal_tiles(state, key)
     entries.append(next_log_entry(game, azul.deal_entry(tiles)))
     return azul.deal(state, tiles=tiles)

@@ -113,7 +113,7 @@ def play_in_memory(
         entry["timeout"] = True
     entries = [next_log_entry(game, entry)]
     if new_state.phase == "deal":
-        new_state = deal_round(game, new_state, entries)
+        new_state = deal_round(game, new_state, entries, seats=seats)
 
     if new_state.phase == "over":
         record_result(game, seats, new_state)

@@ -15,11 +15,14 @@ from django.utils.translation import gettext as _
 
 import azul
 from accounts.models import User
+from azul import fairness
 from games import effects
 from games.errors import GameConflict, InvalidAction
 from games.models import Game, LogEntry, Seat
 from games.services.clocks import turn_deadline
+from games.services.deals import contribution_or_new, deal_key, deal_seed_new
 from games.services.game_settings import SeatSpec, validate_settings
+from games.services.invite_rules import require_may_invite, require_may_join
 from games.services.locking import (
     forget_waiting_counts,
     human_player_ids,
@@ -150,13 +153,16 @@ def game_create(
     days_per_move: int,
     seats: list[SeatSpec],
     rematch_of: Game | None = None,
+    contribution: str | None = None,
 ) -> Game:
     """Create a game with the creator at seat 0 and the other seats as `seats` describe (as a
-    rematch of the finished game `rematch_of`, for `game_rematch`).
+    rematch of the finished game `rematch_of`, for `game_rematch`), committed to its deals'
+    seed; the creator's `contribution` to the deals is made up for them if they sent none.
 
     Invited players must accept and open seats be joined before the game starts; a game whose
     other seats are all computers starts at once.
     """
+    contribution = contribution_or_new(contribution)
     resolved = validate_settings(
         creator=creator,
         num_players=num_players,
@@ -164,17 +170,28 @@ def game_create(
         days_per_move=days_per_move,
         seats=seats,
     )
+    require_may_invite(inviter=creator, invitees=[user for _spec, user in resolved if user])
     with transaction.atomic():
         specs = [spec for spec, _user in resolved]
         require_room_for(creator, specs, lobby=any(spec.kind == "open" for spec in specs))
-        game = Game.objects.create(
+        game = Game(
             variant=variant,
             num_players=num_players,
             days_per_move=days_per_move,
             created_by=creator,
             rematch_of=rematch_of,
         )
-        seat_rows = [Seat(game=game, position=0, kind=Seat.Kind.HUMAN, user=creator)]
+        deal_seed_new(game)
+        game.save(force_insert=True)
+        seat_rows = [
+            Seat(
+                game=game,
+                position=0,
+                kind=Seat.Kind.HUMAN,
+                user=creator,
+                deal_contribution=contribution,
+            )
+        ]
         seat_rows += [
             _seat_row(game, position, spec, user)
             for position, (spec, user) in enumerate(resolved, 1)
@@ -188,8 +205,10 @@ def game_create(
     return game
 
 
-def game_join(*, game_id: Any, user: User) -> Game:
-    """Take the first open seat of a game waiting for players; starts it if that fills it."""
+def game_join(*, game_id: Any, user: User, contribution: str | None = None) -> Game:
+    """Take the first open seat of a game waiting for players, with the player's `contribution`
+    to the deals (made up for them if they sent none); starts the game if that fills it."""
+    contribution = contribution_or_new(contribution)
     with transaction.atomic():
         game = lock_game(game_id)
         require_open(game)
@@ -205,10 +224,12 @@ def game_join(*, game_id: Any, user: User) -> Game:
         seat = next((s for s in seats if s.is_open), None)
         if seat is None:
             raise InvalidAction(_("This game has no open seat left."), status_code=409)
+        require_may_join(user=user, seats=seats)
         require_room_for(user, seats, lobby=False)
         seat.user = user
         seat.invitation = Seat.Invitation.NONE
-        seat.save(update_fields=["user", "invitation"])
+        seat.deal_contribution = contribution
+        seat.save(update_fields=["user", "invitation", "deal_contribution"])
         game.save(update_fields=["updated_at"])
         start_if_full(game, seats, user)
     return game
@@ -255,12 +276,17 @@ def start_if_full(game: Game, seats: list[Seat], by: User) -> None:
 
 
 def _start(game: Game, seats: list[Seat], by: User) -> None:
-    """Every seat is filled (`by` filled the last): pick the first player, draw the first deal,
-    start the clock, and tell the others."""
-    first_player = random.SystemRandom().randrange(game.num_players)
+    """Every seat is filled (`by` filled the last): pick the first player, draw the first deal
+    (from the deal key, the seed and every contribution, for a game with a seed), start the
+    clock, and tell the others."""
+    key = deal_key(game, seats)
+    if key is None:
+        first_player = random.SystemRandom().randrange(game.num_players)
+    else:
+        first_player = fairness.first_player(key, game.num_players)
     state = azul.new_game(game.num_players, game.variant, first_player)
     entries: list[LogEntry] = []
-    state = deal_round(game, state, entries)
+    state = deal_round(game, state, entries, seats=seats)
     LogEntry.objects.bulk_create(entries)
     now = timezone.now()
     game.first_player = first_player

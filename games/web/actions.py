@@ -69,6 +69,8 @@ def game_join(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         _("You joined the game."),
         throttles.GameJoinThrottle,
         game_id=game_id,
+        # The hidden field the page's script fills (static/games/contribution.js).
+        contribution=request.POST.get("contribution"),
     )
     if game is None:
         return redirect("games:lobby")
@@ -81,7 +83,12 @@ def invitation_respond(request: AuthenticatedHttpRequest, game_id: UUID) -> Http
     accept = request.POST.get("accept") == "1"
     success = _("You accepted the invitation.") if accept else _("You declined the invitation.")
     game = _post_action(
-        request, services.invitation_respond, success, game_id=game_id, accept=accept
+        request,
+        services.invitation_respond,
+        success,
+        game_id=game_id,
+        accept=accept,
+        contribution=request.POST.get("contribution"),
     )
     if game is not None and accept:
         return redirect("games:detail", game_id=game.id)
@@ -104,6 +111,7 @@ def seat_invite(request: AuthenticatedHttpRequest, game_id: UUID, position: int)
         request,
         services.seat_invite,
         _("You invited %(name)s.") % {"name": username},
+        throttles.GameInviteThrottle,
         game_id=game_id,
         position=position,
         username=username,

@@ -20,7 +20,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import timeuntil_filter
 from django.template.loader import render_to_string
@@ -33,6 +32,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from core.cache import cached
+from core.holes import CSRF_HOLE, csrf_filled
 from core.panels import panels_render
 from games import effects, selectors, services
 from games.errors import GameError, GameNotFound
@@ -42,13 +42,12 @@ from games.presenters.game import game_actions
 from games.presenters.times import user_zone, user_zone_activated
 from games.record.summary import replay_summary
 
-# Stand-ins, in the kept markup, for what each request fills in (`_with_holes_filled`): no
-# template writes a NUL character, and escaping leaves it as it is.
-CSRF_HOLE = "\x00csrf-token\x00"
+# Stand-ins, in the kept markup, for what each request fills in (`_with_holes_filled`), beside
+# the CSRF token's (`core.holes`): no template writes a NUL character, and escaping leaves it.
 TIME_LEFT_HOLE = "\x00time-left\x00"
 # In the kept markup's key: a release that changes what `_render_board_markup` returns changes
 # it, so that it never reads what an older release kept.
-MARKUP_SHAPE = 2
+MARKUP_SHAPE = 3
 
 
 class BoardMarkup(TypedDict):
@@ -171,8 +170,7 @@ def _board_markup(
 def _with_holes_filled(
     html: str, request: HttpRequest, deadline: datetime.datetime | None
 ) -> SafeString:
-    if CSRF_HOLE in html:
-        html = html.replace(CSRF_HOLE, get_token(request))
+    html = csrf_filled(html, request)
     if TIME_LEFT_HOLE in html:
         html = html.replace(TIME_LEFT_HOLE, conditional_escape(timeuntil_filter(deadline)))
     return mark_safe(html)  # rendered, and escaped, by the template engine

@@ -41,6 +41,8 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                 variant=data["variant"],
                 days_per_move=data["days_per_move"],
                 seats=[services.SeatSpec(**seat) for seat in data["seats"]],
+                # The hidden field the page's script fills (static/games/contribution.js).
+                contribution=request.POST.get("contribution"),
             )
         except GameError as exc:
             form.add_error(None, exc.message)

@@ -105,6 +105,11 @@ def test_innocent_usernames_with_accents_or_korean_are_accepted(client, bob, use
         ("Support https://evil.test", "web address (“https://”)"),
         ("www.evil.test", "web address (“www.”)"),
         ("Reset at evil.test", "web address (“evil.test”)"),
+        ("Visit EVIL.COM", "web address (“EVIL.COM”)"),
+        ("Free tiles at bit.ly/azul", "web address (“bit.ly”)"),
+        ("St.Louis at tiles.example.co.kr", "web address (“tiles.example.co.kr”)"),
+        ("пример.рф", "web address (“пример.рф”)"),
+        ("evil。com", "web address (“evil。com”)"),
         ("eve@evil", "cannot contain “@”"),
         ("bob", "looks too much like the username of another player"),
         ("B\u043eb", "looks too much like the username of another player"),
@@ -127,7 +132,20 @@ def test_a_hostile_display_name_is_refused_with_what_was_wrong(
     assert eve.profile.time_zone == "UTC"  # nothing of the form was saved
 
 
-@pytest.mark.parametrize("name", ["Zoë Ångström", "김민준", "Alice L.", "J.R. Tiler", "Ana-Sofía"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Zoë Ångström",
+        "김민준",
+        "Alice L.",
+        "J.R. Tiler",
+        "Ana-Sofía",
+        "St.Louis",
+        "J.R.R. Tolkien",
+        "Mr.Bean",
+        "v1.5 Tiler",
+    ],
+)
 def test_innocent_display_names_are_accepted(alice, client_for, name):
     response = save_display_name(client_for(alice), name)
 
@@ -191,3 +209,23 @@ def test_skeletons_ignore_case_and_homoglyphs_but_not_other_letters():
     assert same("zoë") != same("zoe")
     assert same("김민준") != same("김민수")
     assert same("anna") != same("anne")
+
+
+@pytest.mark.parametrize(
+    "name, address",
+    [
+        ("St.Louis", None),
+        ("J.R.R. Tolkien", None),
+        ("Mr.Bean", None),
+        ("Dr.Jekyll and Mr.Hyde", None),
+        ("tiles.COM", "tiles.COM"),
+        ("St.Louis or evil.io", "evil.io"),
+        ("a.b.c.net", "a.b.c.net"),
+        ("hidden.onion", "hidden.onion"),
+        ("Www.Louis", "Www."),
+        ("ftp://Louis", "ftp://"),
+        ("xn--e1afmkfd.xn--p1ai", "xn--e1afmkfd.xn--p1ai"),
+    ],
+)
+def test_a_web_address_is_a_scheme_www_or_a_real_top_level_domain(name, address):
+    assert name_rules.web_address(name) == address

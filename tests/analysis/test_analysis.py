@@ -1,6 +1,8 @@
 """Post-game analysis: asked for by a player of a finished game, computed once by a task, kept,
 and shown on the game's page and on the replay's positions."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -179,3 +181,32 @@ def test_the_panel_reads_the_analysis_once_until_it_changes(
             assert 'id="analysis"' in client.get(url).content.decode()
     ask(client_for(alice), finished_colored)
     assert 'class="analysis-moves"' in client_for(carol).get(url).content.decode()
+
+
+def test_the_kept_panel_is_each_viewers_own(finished_colored, alice, carol, client_for):
+    """The panel is kept as rendered per seat and language: a visitor never gets a player's
+    request form, a Korean page never the English panel, and the form carries the request's
+    own CSRF token (the kept markup has a hole for it)."""
+    url = reverse("games:detail", args=[finished_colored.pk])
+    request_url = reverse("analysis:request", args=[finished_colored.pk])
+    player = client_for(alice)
+    for _ in range(2):  # rendered, then read from the cache
+        page = player.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "Analyse this game" in page and "\x00" not in page
+        form = re.search(
+            rf'action="{re.escape(request_url)}">\s*'
+            r'<input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"',
+            page,
+        )
+        assert form is not None
+        assert _csrf_secret(form.group(1)) == _csrf_secret(player.cookies["csrftoken"].value)
+    korean = player.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "이 게임 분석하기" in korean and "Analyse this game" not in korean
+    visitor = client_for(carol).get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="analysis"' in visitor and f'action="{request_url}"' not in visitor
+
+
+def _csrf_secret(token: str) -> str:
+    from django.middleware.csrf import _unmask_cipher_token
+
+    return _unmask_cipher_token(token) if len(token) == 64 else token

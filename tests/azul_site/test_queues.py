@@ -42,7 +42,9 @@ def test_each_kind_of_work_has_its_queue(task, queue):
 
 def test_the_slow_levels_moves_go_to_their_own_queue():
     assert queue_of("games.tasks.computer_move", computer_move_queue("master")) == "slow_moves"
-    assert queue_of("games.tasks.computer_move", computer_move_queue("strong")) == "moves"
+    assert queue_of("games.tasks.computer_move", computer_move_queue("strong")) == "slow_moves"
+    for quick in ("random", "greedy", "medium"):
+        assert queue_of("games.tasks.computer_move", computer_move_queue(quick)) == "moves"
 
 
 def test_every_task_of_the_site_is_routed():

@@ -10,7 +10,8 @@ from django.test import Client
 from games.models import Game, Seat
 from notifications import sending, services, tokens
 from notifications.models import Notification
-from tests.support.mail import sent
+from tests.support import factories
+from tests.support.mail import only_these, sent
 from tests.support.play import waiting_for
 from tests.support.urls import SITE_URL, emailed_game_url
 
@@ -47,8 +48,12 @@ def test_every_email_has_both_parts_the_game_link_the_opponents_and_unsubscribe_
     named, start_game, kind, django_capture_on_commit_callbacks
 ):
     alice, bob, carol = named
-    # Carol to move: a "your turn" or a reminder goes only while it is true.
-    game = waiting_for(start_game(alice, bob, carol), carol)
+    # Carol to move: a "your turn" or a reminder goes only while it is true; an invitation, only
+    # while it waits for her answer.
+    if kind == "invitation":
+        game = only_these(lambda: factories.invite_game(alice, bob, carol))
+    else:
+        game = waiting_for(start_game(alice, bob, carol), carol)
 
     message = send_now(carol, kind, game, django_capture_on_commit_callbacks)
 
@@ -135,7 +140,7 @@ def test_an_email_through_a_real_smtp_server_unsubscribes_in_one_click(
     named, start_game, smtp_server, django_capture_on_commit_callbacks
 ):
     alice, bob, carol = named
-    game = start_game(bob, alice)
+    game = only_these(lambda: factories.invite_game(bob, alice))
 
     with django_capture_on_commit_callbacks(execute=True):
         services.notify(recipient_id=alice.pk, kind="invitation", game_id=game.id, ply=0)

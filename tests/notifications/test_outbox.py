@@ -15,8 +15,9 @@ from azul_site.celery import app as celery_app
 from notifications import selectors, sending, services, tasks
 from notifications.admin import NotificationAdmin
 from notifications.models import Notification
+from tests.support import factories
 from tests.support.concurrency import run_at_once
-from tests.support.mail import FailingBackend, sent
+from tests.support.mail import FailingBackend, only_these, sent
 from tests.support.play import waiting_for
 
 START = datetime.datetime(2027, 3, 10, 12, 0, tzinfo=datetime.UTC)
@@ -24,9 +25,10 @@ START = datetime.datetime(2027, 3, 10, 12, 0, tzinfo=datetime.UTC)
 
 @pytest.mark.django_db
 def test_notifying_twice_writes_one_row_and_sends_one_task(
-    alice, bob, start_game, django_capture_on_commit_callbacks
+    alice, bob, django_capture_on_commit_callbacks
 ):
-    game = start_game(alice, bob)
+    # An invitation email goes only while the invitation waits for an answer.
+    game = only_these(lambda: factories.invite_game(bob, alice))
 
     with django_capture_on_commit_callbacks() as first:
         services.notify(recipient_id=alice.pk, kind="invitation", game_id=game.id, ply=0)
@@ -92,10 +94,8 @@ def test_a_broker_that_is_down_breaks_nothing_and_the_sweep_sends_later(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_send_task_delivered_ten_times_at_once_sends_one_email(
-    alice, bob, start_game, monkeypatch
-):
-    game = start_game(alice, bob)
+def test_the_send_task_delivered_ten_times_at_once_sends_one_email(alice, bob, monkeypatch):
+    game = only_these(lambda: factories.invite_game(bob, alice))
     monkeypatch.setattr(services, "_enqueue", lambda *args, **kwargs: None)  # no task yet
     services.notify(recipient_id=alice.pk, kind="invitation", game_id=game.id, ply=0)
     row = Notification.objects.get(kind="invitation")

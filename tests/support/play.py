@@ -12,9 +12,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import azul
+from azul import fairness
 from azul.ai.bots import choose_move
 from games import selectors, services
 from games.models import Game, LogEntry
+from games.services.deals import deal_key
 from games.services.log import next_log_entry
 from tests.support import factories
 from tests.support.mail import only_these
@@ -115,13 +117,15 @@ def write_log_to_last_move(game_id: Any, rng: random.Random) -> Game:
     """Play a started game in memory up to the move before the one that would end it (the random
     computer player choosing every move), and write its log and state in one go: what a long game
     of moves through `services.move_submit` leaves, at a fraction of the cost. The last moves are
-    left to `play_forward`."""
+    left to `play_forward`. The deals are drawn as the site draws them (from the game's deal key,
+    so that its export checks; at random for a game without a seed)."""
     game = Game.objects.get(pk=game_id)
+    key = deal_key(game, list(game.seats.all()))
     state = game.engine_state()
     entries = []
     while True:
         if state.phase == "deal":
-            tiles = azul.draw_tiles(state, rng)
+            tiles = azul.draw_tiles(state, rng) if key is None else fairness.deal_tiles(state, key)
             entry = azul.deal_entry(tiles)
             after = azul.deal(state, tiles=tiles)
         else:

@@ -36,6 +36,7 @@ from django.db.models import Field, Model
 from django.utils import timezone
 
 import azul
+from accounts.confusables import skeleton
 from accounts.models import Profile
 from games.models import Game, LogEntry, Seat
 from ratings import skill
@@ -98,7 +99,13 @@ class Command(BaseCommand):
                 raise CommandError("seeded players exist already: use --flush (own database)")
             users = User.objects.bulk_create(
                 [
-                    User(username=f"seed{i:05d}", email=f"seed{i:05d}@seed.test", password="!")
+                    User(
+                        username=f"seed{i:05d}",
+                        # bulk_create skips `User.save`, which sets it.
+                        username_skeleton=skeleton(f"seed{i:05d}"),
+                        email=f"seed{i:05d}@seed.test",
+                        password="!",
+                    )
                     for i in range(players)
                 ],
                 batch_size=BATCH,

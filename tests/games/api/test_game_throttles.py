@@ -1,6 +1,7 @@
-"""Fair play (issue #28): creating, joining and rematching games are throttled per player, on the
-API (DRF scoped throttles) and on the HTML forms with the same count: past the rate, a 429 (the
-form: its message) that says which limit and when to try again; another player is not slowed."""
+"""Fair play (issue #28): creating, joining and rematching games, and inviting to a seat, are
+throttled per player, on the API (DRF scoped throttles) and on the HTML forms with the same
+count: past the rate, a 429 (the form: its message) that says which limit and when to try again;
+another player is not slowed."""
 
 import pytest
 import time_machine
@@ -21,7 +22,12 @@ def two_an_hour(monkeypatch):
     monkeypatch.setattr(
         GameThrottle,
         "THROTTLE_RATES",
-        {"game_create": "2/hour", "game_join": "2/hour", "game_rematch": "2/hour"},
+        {
+            "game_create": "2/hour",
+            "game_join": "2/hour",
+            "game_rematch": "2/hour",
+            "game_invite": "2/hour",
+        },
     )
 
 
@@ -34,6 +40,7 @@ def test_the_defaults_are_the_documented_ones():
         "60/hour",
         "30/hour",
     )
+    assert rates["game_invite"] == "30/hour"
 
 
 def test_creating_past_the_rate_is_429_with_which_limit_and_when(alice, bob, carol):
@@ -126,3 +133,30 @@ def test_rematches_past_the_rate_are_429(alice, bob, finished_game):
         assert "asked for as many rematches as you may" in page.content.decode()
         # bob's own allowance is whole.
         assert api_client_for(bob).post(games_url(games[2].id, "rematch")).status_code == 201
+
+
+def test_seat_invitations_past_the_rate_are_429_on_the_api_and_the_form(
+    alice, bob, carol, dave, make_user
+):
+    """Giving a seat to one player after another mails each of them: counted like a creation."""
+    mallory = make_user("mallory")
+    game = api_client_for(mallory).post(games_url(), INVITE_BOB, format="json").json()["id"]
+    with time_machine.travel("2026-11-22 10:00:00", tick=False):
+        client = api_client_for(mallory)
+        for name in ("carol", "dave"):
+            given = client.post(
+                games_url(game, "seats", 1, "invite"), {"username": name}, format="json"
+            )
+            assert given.status_code == 200, given.content
+
+        refused = client.post(
+            games_url(game, "seats", 1, "invite"), {"username": "alice"}, format="json"
+        )
+
+        assert refused.status_code == 429
+        assert "invited as many players to seats as you may" in refused.json()["detail"]
+        page = client_for(mallory).post(
+            reverse("games:seat_invite", args=[game, 1]), {"username": "alice"}, follow=True
+        )
+        assert "invited as many players to seats as you may" in page.content.decode()
+        assert Game.objects.get(pk=game).seats.get(position=1).user == dave

@@ -9,6 +9,7 @@ import time
 import pytest
 from asgiref.sync import async_to_sync
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import live
 from tests.games.live.test_long_poll import async_client, get
@@ -37,7 +38,7 @@ def hold_waits(user, game_id, ply: int, count: int, seconds: int) -> list[thread
 
 
 def test_a_player_past_the_cap_is_refused_and_another_still_waits(
-    alice, bob, carol, two_player_game, settings
+    alice, bob, carol, two_player_game, settings, client_for
 ):
     settings.LIVE_MAX_WAITS_PER_PLAYER = 3
     game, _ = two_player_game()
@@ -50,6 +51,14 @@ def test_a_player_past_the_cap_is_refused_and_another_still_waits(
         assert refused.json()["code"] == "too_many_waits"
         assert "already waiting for 3 games" in refused.json()["detail"]
         assert refused["Retry-After"] == "5"
+        # Refused before the game is read: a burst costs a session read each, and the user's
+        # row that the time-zone middleware reads for every request.
+        scripted = client_for(carol)
+        with CaptureQueriesContext(connection) as queries:
+            burst = scripted.get(live_url(game.id, wait=20, since=game.ply))
+        assert burst.status_code == 429, burst.content
+        assert [q["sql"] for q in queries if "games_game" in q["sql"]] == []
+        assert len(queries) <= 1, queries.captured_queries
         api_refused, _ = get(async_client(carol), games_url(game.id, wait_for_turn=20))
         assert api_refused.status_code == 429
         assert "already waiting for 3 games" in api_refused.json()["detail"]

@@ -1,6 +1,6 @@
-"""The slow computer level (master, seconds a move) is played from a queue of its own, so that
-its thinking never holds up the quick levels' moves in other games; every level the engine has
-can sit at a table."""
+"""The slow computer levels (strong and master, a second or more a move) are played from a queue
+of their own, so that their thinking never holds up the quick levels' moves in other games;
+every level the engine has can sit at a table."""
 
 import pytest
 
@@ -43,7 +43,7 @@ def test_a_computer_move_goes_to_its_levels_queue(
         with django_capture_on_commit_callbacks(execute=True):
             services.move_submit(game_id=game.pk, user=alice, move=move, expected_ply=game.ply)
     moves = [queue for task, queue in sent if task == follow_ups.COMPUTER_MOVE]
-    expected = follow_ups.SLOW_MOVES_QUEUE if level == "master" else None
+    expected = follow_ups.SLOW_MOVES_QUEUE if level in ("strong", "master") else None
     assert moves == [expected]
 
 
