@@ -116,6 +116,12 @@ def dave(make_user):
 
 
 @pytest.fixture
+def mallory(make_user):
+    """The hostile account of the fair-play tests."""
+    return make_user("mallory")
+
+
+@pytest.fixture
 def players(make_user) -> Callable[[int], list]:
     """`players(4)`: that many new users, p0, p1, ..."""
     made: list = []

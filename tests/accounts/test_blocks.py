@@ -14,11 +14,6 @@ pytestmark = pytest.mark.django_db
 BLOCKS = "/api/blocks/"
 
 
-@pytest.fixture
-def mallory(make_user):
-    return make_user("mallory")
-
-
 def test_block_list_and_unblock_through_the_api(bob, mallory, carol):
     client = api_client_for(bob)
 

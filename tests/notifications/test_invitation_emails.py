@@ -24,11 +24,6 @@ GRACE = timedelta(seconds=120)
 
 
 @pytest.fixture
-def mallory(make_user):
-    return make_user("mallory")
-
-
-@pytest.fixture
 def clock():
     with time_machine.travel(START, tick=False) as traveller:
         yield traveller

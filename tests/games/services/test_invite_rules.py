@@ -33,11 +33,6 @@ NEW_GAME_FORM = {
 
 
 @pytest.fixture
-def mallory(make_user):
-    return make_user("mallory")
-
-
-@pytest.fixture
 def clock():
     with time_machine.travel(START, tick=False) as traveller:
         yield traveller
