@@ -2,16 +2,18 @@
 a game's secret seed and its commitment picked at creation, each player's contribution taken as
 they sit down, and the deal key they make together once the game starts.
 
-The seed is read here and in `log` (to deal) and shown only once the game is over
-(`presenters.deals`); it goes into no message, log line or error.
+The seed is read only here (to pick the first player and deal) and shown only once the game is
+over (`presenters.deals`); it goes into no message, log line or error.
 """
 
 from __future__ import annotations
 
+import random
 import secrets
 
 from django.utils.translation import gettext as _
 
+import azul
 from azul import fairness
 from games.errors import InvalidContribution
 from games.models import Game, Seat
@@ -50,3 +52,21 @@ def deal_key(game: Game, seats: list[Seat]) -> bytes | None:
         return None
     contributions = [s.deal_contribution for s in sorted(seats, key=lambda s: s.position)]
     return fairness.deal_key(bytes.fromhex(game.deal_seed), contributions)
+
+
+def first_player(game: Game, seats: list[Seat]) -> int:
+    """The seat (from 0) that starts the game: from the deal key, or at random for a game
+    without a seed."""
+    key = deal_key(game, seats)
+    if key is None:
+        return random.SystemRandom().randrange(game.num_players)
+    return fairness.first_player(key, game.num_players)
+
+
+def round_tiles(game: Game, seats: list[Seat], state: azul.State) -> list[list[str]]:
+    """The factory fill of the round about to be dealt in `state`: from the deal key, or for a
+    game without a seed drawn at random now (nothing about future draws exists before then)."""
+    key = deal_key(game, seats)
+    if key is None:
+        return azul.draw_tiles(state, random.SystemRandom())
+    return fairness.deal_tiles(state, key)

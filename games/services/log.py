@@ -9,13 +9,11 @@ are drawn with `random.SystemRandom()` at the moment a round starts, as they alw
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import azul
-from azul import fairness
 from games.models import Game, LogEntry, Seat
-from games.services.deals import deal_key
+from games.services.deals import round_tiles
 
 
 def next_log_entry(game: Game, entry: dict[str, Any]) -> LogEntry:
@@ -38,10 +36,6 @@ def deal_round(
     """Draw the next round's factory fill now (from the deal key of the game and its `seats`,
     or at random for a game without a seed), add its log entry to `entries`, and return the
     state after it."""
-    key = deal_key(game, seats)
-    if key is None:
-        tiles = azul.draw_tiles(state, random.SystemRandom())
-    else:
-        tiles = fairness.deal_tiles(state, key)
+    tiles = round_tiles(game, seats, state)
     entries.append(next_log_entry(game, azul.deal_entry(tiles)))
     return azul.deal(state, tiles=tiles)

@@ -4,7 +4,6 @@ and started once every seat is filled. Invitations and the creator's choices for
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from django.conf import settings
@@ -15,12 +14,12 @@ from django.utils.translation import gettext as _
 
 import azul
 from accounts.models import User
-from azul import fairness
 from games import effects
 from games.errors import GameConflict, InvalidAction
 from games.models import Game, LogEntry, Seat
+from games.services import deals
 from games.services.clocks import turn_deadline
-from games.services.deals import contribution_or_new, deal_key, deal_seed_new
+from games.services.deals import contribution_or_new, deal_seed_new
 from games.services.game_settings import SeatSpec, validate_settings
 from games.services.invite_rules import require_may_invite, require_may_join
 from games.services.locking import (
@@ -279,11 +278,7 @@ def _start(game: Game, seats: list[Seat], by: User) -> None:
     """Every seat is filled (`by` filled the last): pick the first player, draw the first deal
     (from the deal key, the seed and every contribution, for a game with a seed), start the
     clock, and tell the others."""
-    key = deal_key(game, seats)
-    if key is None:
-        first_player = random.SystemRandom().randrange(game.num_players)
-    else:
-        first_player = fairness.first_player(key, game.num_players)
+    first_player = deals.first_player(game, seats)
     state = azul.new_game(game.num_players, game.variant, first_player)
     entries: list[LogEntry] = []
     state = deal_round(game, state, entries, seats=seats)
