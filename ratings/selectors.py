@@ -184,8 +184,7 @@ def unrated_reason(*, game: Game) -> fair_play.Unrated | None:
     one not over. At most 3 queries, for finished games only."""
     if game.status != Game.Status.FINISHED:
         return None
-    rated = RatedGame.objects.filter(game_id=game.pk).exists()
-    return fair_play.unrated_reason(game=game, seats=_seats(game), rated=rated)
+    return game_rating(game=game).reason
 
 
 @dataclass(frozen=True)
