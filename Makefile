@@ -13,7 +13,7 @@ CELERY_ARGS ?= --loglevel=INFO
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live abuse worker worker-moves worker-slow worker-mail worker-sweeps worker-analysis screenshots messages
+.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live abuse worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -89,8 +89,11 @@ worker: venv  ## Celery worker of every queue, for development (needs CELERY_BRO
 worker-moves: venv  ## The worker of the quick computer levels' moves (and Celery's default queue)
 	$(BIN)/celery -A azul_site worker -Q moves,celery -n moves@%h $(CELERY_ARGS)
 
-worker-slow: venv  ## The worker of the slow computer levels' moves (master): a queue of its own
+worker-slow: venv  ## The worker of the strong computer's moves: a lane fair between players
 	$(BIN)/celery -A azul_site worker -Q slow_moves --concurrency 1 -n slow@%h $(CELERY_ARGS)
+
+worker-master: venv  ## The worker of the master computer's moves: a lane fair between players
+	$(BIN)/celery -A azul_site worker -Q master_moves --concurrency 1 -n master@%h $(CELERY_ARGS)
 
 worker-mail: venv  ## The emails' worker: never behind a computer move
 	$(BIN)/celery -A azul_site worker -Q mail --concurrency 2 -n mail@%h $(CELERY_ARGS)

@@ -8,6 +8,7 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction
 from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.decorators import sync_and_async_middleware
 
@@ -21,6 +22,22 @@ def _zone_of(user: Any) -> zoneinfo.ZoneInfo | None:
     return user_zone(user) if user.is_authenticated else None
 
 
+def shows_no_times(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Marks a view whose answers show no time (the board's live wait): the middleware then
+    reads no user for it. A burst of such requests (one account's thousands of refused waits)
+    costs a session read each, not a database connection for the user's row."""
+    view.shows_no_times = True  # type: ignore[attr-defined]
+    return view
+
+
+def _shows_times(request: HttpRequest) -> bool:
+    try:
+        view = resolve(request.path_info).func
+    except Resolver404:
+        return True  # the 404 page
+    return not getattr(view, "shows_no_times", False)
+
+
 @sync_and_async_middleware
 def time_zone_middleware(get_response: Callable[..., Any]) -> Callable[..., Any]:
     """Activates the player's time zone for the request, so that every time a template shows
@@ -28,6 +45,8 @@ def time_zone_middleware(get_response: Callable[..., Any]) -> Callable[..., Any]
     if iscoroutinefunction(get_response):
 
         async def async_middleware(request: HttpRequest) -> HttpResponse:
+            if not _shows_times(request):
+                return await get_response(request)
             zone = _zone_of(await request.auser())
             if zone is None:
                 return await get_response(request)
@@ -37,6 +56,8 @@ def time_zone_middleware(get_response: Callable[..., Any]) -> Callable[..., Any]
         return async_middleware
 
     def middleware(request: HttpRequest) -> HttpResponse:
+        if not _shows_times(request):
+            return get_response(request)
         zone = _zone_of(request.user)
         if zone is None:
             return get_response(request)

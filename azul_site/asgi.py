@@ -24,7 +24,13 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+# After Django is set up: the gate reads the watcher's cap, which imports the games' models.
+from games.live.gate import RequestsPerClient  # noqa: E402
+
+# One client's burst is refused at the door, before Django reads anything (`games.live.gate`).
+application = RequestsPerClient(django_application)
 
 
 def _pooled_connections() -> None:

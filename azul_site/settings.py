@@ -160,11 +160,13 @@ CELERY_TASK_PUBLISH_RETRY = False
 # Queues by kind of work, each served by a worker of its own in production (docker-compose.yml,
 # `make worker-moves`, `worker-slow`, `worker-mail`, `worker-sweeps`, `worker-analysis`), so that
 # emails and the minute's sweeps never wait behind computer moves, nor a live game's computer
-# move behind a post-game analysis (minutes each). The slow level's moves (master) are sent to
-# `slow_moves` by the game (`games.follow_ups.computer_move_queue`). A worker started without
+# move behind a post-game analysis (minutes each). The slow levels' moves go to lanes fair between
+# players, one a level: `slow_moves` (strong) and `master_moves` (`games.follow_ups.SLOW_LANES`,
+# `games.services.slow_lane`). A worker started without
 # `-Q` (`make worker`) takes every queue below: enough for development.
 CELERY_TASK_ROUTES = {
     "games.tasks.computer_move": {"queue": "moves"},
+    "games.tasks.slow_computer_move": {"queue": "slow_moves"},
     "games.tasks.play_timeouts": {"queue": "sweeps"},
     "games.tasks.sweep": {"queue": "sweeps"},
     "notifications.tasks.sweep": {"queue": "sweeps"},
@@ -173,7 +175,7 @@ CELERY_TASK_ROUTES = {
     "notifications.tasks.send_event": {"queue": "mail"},
     "analysis.tasks.analyse_game": {"queue": "analysis"},
 }
-WORKER_QUEUES = ("celery", "moves", "slow_moves", "mail", "sweeps", "analysis")
+WORKER_QUEUES = ("celery", "moves", "slow_moves", "master_moves", "mail", "sweeps", "analysis")
 CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in WORKER_QUEUES]
 # Search time per analysed game (shared among its positions) and per position, in seconds.
 # In-process (no broker), the analysis runs in the request that asks for it: keep it short.

@@ -24,7 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.tasks import send
-from games.follow_ups import COMPUTER_MOVE, computer_move_queue
+from games.follow_ups import computer_move_task
 from games.models import Game, Seat
 from games.selectors import seats_to_move
 
@@ -88,7 +88,8 @@ def computer_turns_dispatch(now: datetime) -> int:
             continue
         sent.add(game_id)
         level = level if kind == Seat.Kind.COMPUTER else Seat.BotLevel.GREEDY
-        send(COMPUTER_MOVE, [str(game_id), ply], queue=computer_move_queue(level))
+        task, queue, lane = computer_move_task(level)
+        send(task, [str(game_id), ply, *lane], queue=queue)
         count += 1
     if count:
         logger.info("sent %d computer turns again", count)

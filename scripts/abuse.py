@@ -6,22 +6,23 @@ hostile account floods the site through its API, as fast as the site lets it.
 
 Starts the stack as deployed (docker-compose.yml, the Makefile's `worker-*` targets) on this
 machine: the site (gunicorn's synchronous workers, gunicorn.conf.py), the live process (gunicorn
-with one uvicorn worker), one Celery worker per queue (moves, slow_moves, mail, sweeps, analysis,
-with their commands), PostgreSQL (its own database, `azul_abuse` or ABUSE_DATABASE_URL, emptied
-first), Redis (the broker on db 6, the cache on db 7, or ABUSE_BROKER_URL / ABUSE_REDIS_URL, both
-emptied at the start and the end) and an SMTP sink (aiosmtpd, in this process) that every email
-goes to. DEBUG off, the site's own limits and throttles (none raised); invitations' grace period
-(NOTIFY_INVITATION_GRACE_SECONDS) 0. No beat: this script sends the minute's sweeps itself, as
-beat does (its schedule's tasks and options), every `--sweep-every` seconds.
+with one uvicorn worker), one Celery worker per queue (moves, slow_moves, master_moves, mail,
+sweeps, analysis, with their commands), PostgreSQL (its own database, `azul_abuse` or
+ABUSE_DATABASE_URL, emptied first), Redis (the broker on db 6, the cache on db 7, or
+ABUSE_BROKER_URL / ABUSE_REDIS_URL, both emptied at the start and the end) and an SMTP sink
+(aiosmtpd, in this process) that every email goes to. DEBUG off, the site's own limits and
+throttles (none raised); invitations' grace period (NOTIFY_INVITATION_GRACE_SECONDS) 0. No beat:
+this script sends the minute's sweeps itself, as beat does (its schedule's tasks and options),
+every `--sweep-every` seconds.
 
-The hostile account, through the HTTP API with its own token (and a session for the board's
-live endpoint), replays the review's floods at once, each in a thread of its own: 120 games
-against three `strong` computers, 20 against `master`, 30 create-play-resign-analyse loops, 20
-lobby games, 30 invitations to the victim created and cancelled, 6 walks through
-`/api/games/`, 2,000 waits on the live endpoint; and it plays its turn in every game it got, to
-keep the computers busy. A 429 of the per-second API throttle is waited out (`Retry-After`) and
-tried again; any other refusal (429 of an hourly throttle or a cap, 409 of a limit) is counted
-and the flood goes on to its next item.
+The hostile account, through the HTTP API with its own token (and a session for the board's live
+endpoint), replays the review's floods at once, each in a thread of its own: 120 games against
+three `strong` computers, 20 against `master`, 30 create-play-resign-analyse loops, 20 lobby
+games, 30 invitations to the victim created and cancelled, 6 walks through `/api/games/`, 2,000
+waits on the live endpoint; and it plays its turn in every game it got, to keep the computers
+busy. A 429 of the per-second API throttle is waited out (`Retry-After`) and tried again; any
+other refusal (429 of an hourly throttle or a cap, 409 of a limit) is counted and the flood goes
+on to its next item.
 
 Meanwhile a second, innocent player (the victim), first on a quiet site and then under the
 floods, measures:
@@ -40,13 +41,13 @@ Before the floods, one of the hostile's waits is sent with its session in the da
 in the cache, as after a Redis restart); then its board page is loaded from the site, as a
 browser does before it waits, which puts the session in the cache.
 
-Prints each figure as it comes, then the floods' tally (accepted and refused, by kind and reason),
-the limits that must hold (what the hostile account had at once: from the database, and for the
-live waits from their answers) and a table of the figures against their targets (under 2 s for
-the quick level's reply, the email and the sweeps, under 5 s for the board's 3-s wait; `strong`'s
-reported). Exits 1 when a target is missed, a limit did not hold, or a request answered 5xx.
-Every process it starts is stopped at the end, on Ctrl-C and on failure too. The machine's other
-work slows it all: the figures are one run's.
+Prints each figure as it comes, then the floods' tally (accepted and refused, by kind and
+reason), the limits that must hold (what the hostile account had at once: from the database, and
+for the live waits from their answers) and a table of the figures against their targets (under 2
+s for the quick level's reply, the email and the sweeps; under 2 s beyond its 1 s of thinking
+for `strong`'s reply; under 5 s for the board's 3-s wait). Exits 1 when a target is missed, a
+limit did not hold, or a request answered 5xx. Every process it starts is stopped at the end, on
+Ctrl-C and on failure too. The machine's other work slows it all: the figures are one run's.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_abuse"
 DEFAULT_BROKER = "redis://127.0.0.1:6379/6"
 DEFAULT_CACHE = "redis://127.0.0.1:6379/7"
 TARGET_SECONDS = 2.0
+STRONG_THINKING = 1.0  # `strong`'s budget a move: its reply's target is TARGET_SECONDS beyond
 SAMPLE_TIMEOUT = 60.0
 LIVE_WAIT = 3.0  # the victim's board waits this long for a change, in each sample
 LIVE_FLOOD_WAIT = 60  # each of the hostile's waits: the longest the site allows
@@ -93,6 +95,7 @@ STILL_WAITING = -1
 WORKERS = {
     "moves": ["-Q", "moves,celery", "-n", "moves@%h"],
     "slow": ["-Q", "slow_moves", "--concurrency", "1", "-n", "slow@%h"],
+    "master": ["-Q", "master_moves", "--concurrency", "1", "-n", "master@%h"],
     "mail": ["-Q", "mail", "--concurrency", "2", "-n", "mail@%h"],
     "sweeps": ["-Q", "sweeps", "--concurrency", "2", "-n", "sweeps@%h"],
     "analysis": ["-Q", "analysis", "--concurrency", "1", "-n", "analysis@%h"],
@@ -1018,7 +1021,8 @@ def report(
     )
     say(
         f"Invitation emails to the victim from the hostile's invitations: rows"
-        f" {dict(rows_by_status) or 'none'}; {len(smtp.arrived(victim_email))} reached the sink."
+        f" {dict(rows_by_status) or 'none'}; emails of any kind to the victim at the sink:"
+        f" {len(smtp.arrived(victim_email))}."
     )
     if tally.faults:
         say("\nFaults (5xx or no answer), each with how often:")
@@ -1030,8 +1034,16 @@ def report(
     for name, get, target in (
         (f"computer's reply ({level}) p50", lambda f: f.replies.get(level, []), TARGET_SECONDS),
         (f"computer's reply ({level}) max", lambda f: f.replies.get(level, []), TARGET_SECONDS),
-        ("computer's reply (strong) p50", lambda f: f.replies.get("strong", []), None),
-        ("computer's reply (strong) max", lambda f: f.replies.get("strong", []), None),
+        (
+            "computer's reply (strong) p50",
+            lambda f: f.replies.get("strong", []),
+            STRONG_THINKING + TARGET_SECONDS,
+        ),
+        (
+            "computer's reply (strong) max",
+            lambda f: f.replies.get("strong", []),
+            STRONG_THINKING + TARGET_SECONDS,
+        ),
         ("invitation's email, due -> sink, max", lambda f: f.emails, TARGET_SECONDS),
         ("sweep sent -> started, max", lambda f: f.sweep_starts, TARGET_SECONDS),
         ("sweep sent -> finished, max", lambda f: f.sweep_ends, TARGET_SECONDS),

@@ -16,6 +16,7 @@ from django.http import (
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
+from accounts.middleware import shows_no_times
 from games.live.conditions import BadWait, can_wait, etag, if_none_match, matches, wait_seconds
 from games.live.watcher import TooManyWaits, holds_share, max_waits_per_player, wait_for_change
 from games.web.board import version_or_404
@@ -24,6 +25,7 @@ RETRY_AFTER_SECONDS = 5
 """What a wait refused past the player's cap tells them to wait before asking again."""
 
 
+@shows_no_times
 @require_GET
 def game_changes(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Whether the game has changed from the board the page shows, which the page names by the
@@ -39,9 +41,9 @@ def game_changes(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     except BadWait as exc:
         return HttpResponseBadRequest(f"wait: {exc}", content_type="text/plain; charset=utf-8")
     # A player past their share of waits is refused before the game is read: a burst of
-    # thousands then costs the process a session read each (and the user's row that the
-    # time-zone middleware reads), not the game's version (the session names its user; one
-    # whose session is no longer valid is refused all the same).
+    # thousands then costs the process a session read each, not the user's row nor the game's
+    # version (the session names its user; one whose session is no longer valid is refused all
+    # the same). The time-zone middleware reads no user here either (`shows_no_times`).
     player = request.session.get(SESSION_KEY)
     if seconds and player is not None and holds_share(player):
         return _too_many_waits(TooManyWaits(max_waits_per_player()))

@@ -1,8 +1,11 @@
-"""Whose turn it is, read in SQL across games: the seats to move, and how many games wait for a
-player (every page's navigation and title show it)."""
+"""Whose turn it is, read in SQL across games: the seats to move, how many games wait for a
+player (every page's navigation and title show it), and the games waiting for a computer."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
@@ -62,3 +65,31 @@ def games_waiting_count(*, user_id: Any) -> int:
 def games_waiting_forget(user_ids: list[Any]) -> None:
     """These players' turns changed: their counts are read afresh."""
     cache.delete_many([_waiting_key(pk) for pk in user_ids])
+
+
+@dataclass(frozen=True)
+class ComputerTurn:
+    """A game waiting for a computer seat's move: at which ply, whose game it is (its creator,
+    who asked for the computer), and since when it waits (the game's last write)."""
+
+    game_id: Any
+    ply: int
+    owner_id: Any
+    waiting_since: datetime
+
+
+COMPUTER_TURNS_LIMIT = 5000
+"""At most this many waiting turns read at once (as many as a sweep sends)."""
+
+
+def computer_turns_waiting(levels: Collection[str]) -> list[ComputerTurn]:
+    """The active games whose seat to move is a computer at one of `levels`, oldest first."""
+    rows = (
+        seats_to_move()
+        .filter(kind=Seat.Kind.COMPUTER, bot_level__in=list(levels))
+        .filter(game__status=Game.Status.ACTIVE)
+        .values_list("game_id", "game__ply", "game__created_by_id", "game__updated_at")
+        .order_by("game__updated_at")
+        .distinct()[:COMPUTER_TURNS_LIMIT]
+    )
+    return [ComputerTurn(*row) for row in rows]

@@ -7,6 +7,7 @@ version that views and boards are cached under.
 - `invitations`: invitations answered, and the creator's choices for a seat;
 - `invite_rules`: who may invite whom (blocks, the cool-down after a decline) and join whom;
 - `moves`: a player's move, the computer's, and the server's when a turn's time ran out;
+- `slow_lane`: which game the slow computer levels' next move is played in, fair between players;
 - `playing`: what every move does (the engine, the log, the result, what follows);
 - `clocks`: when a turn ends, and vacations;
 - `endings`: resigning, and rematches;

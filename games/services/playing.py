@@ -47,8 +47,8 @@ def computer_choice(game: Game, seat: Seat, state: azul.State, level: str | None
 
 def ask_computer_to_move(game: Game, seat: Seat) -> None:
     """After commit, ask a worker to play for the computer `seat`, to move at this ply."""
-    queue = follow_ups.computer_move_queue(seat.bot)
-    send_on_commit(follow_ups.COMPUTER_MOVE, str(game.id), game.ply, queue=queue)
+    task, queue, lane = follow_ups.computer_move_task(seat.bot)
+    send_on_commit(task, str(game.id), game.ply, *lane, queue=queue)
 
 
 def tell_newly_to_move(game: Game, seats: list[Seat], before: azul.State | None) -> None:

@@ -11,7 +11,7 @@ from django.conf import settings
 
 from analysis.services import ANALYSIS_QUEUE
 from azul_site.celery import app
-from games.follow_ups import SLOW_MOVES_QUEUE, computer_move_queue
+from games.follow_ups import SLOW_LANES, computer_move_task
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,6 +27,7 @@ def queue_of(task: str, queue: str | None = None) -> str:
     ("task", "queue"),
     [
         ("games.tasks.computer_move", "moves"),
+        ("games.tasks.slow_computer_move", "slow_moves"),
         ("games.tasks.play_timeouts", "sweeps"),
         ("games.tasks.sweep", "sweeps"),
         ("notifications.tasks.sweep", "sweeps"),
@@ -41,10 +42,10 @@ def test_each_kind_of_work_has_its_queue(task, queue):
 
 
 def test_the_slow_levels_moves_go_to_their_own_queue():
-    assert queue_of("games.tasks.computer_move", computer_move_queue("master")) == "slow_moves"
-    assert queue_of("games.tasks.computer_move", computer_move_queue("strong")) == "slow_moves"
+    assert queue_of(*computer_move_task("strong")[:2]) == "slow_moves"
+    assert queue_of(*computer_move_task("master")[:2]) == "master_moves"
     for quick in ("random", "greedy", "medium"):
-        assert queue_of("games.tasks.computer_move", computer_move_queue(quick)) == "moves"
+        assert queue_of(*computer_move_task(quick)[:2]) == "moves"
 
 
 def test_every_task_of_the_site_is_routed():
@@ -58,7 +59,7 @@ def test_every_task_of_the_site_is_routed():
 
 def routed_queues() -> set[str]:
     return {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()} | {
-        SLOW_MOVES_QUEUE,
+        *SLOW_LANES.values(),
         ANALYSIS_QUEUE,
     }
 
@@ -91,7 +92,7 @@ def test_mail_and_sweeps_have_workers_of_their_own():
     """No worker of computer moves also takes the mail or the sweeps: they never wait behind it."""
     workers = compose_worker_queues((ROOT / "docker-compose.yml").read_text())
     for queues in workers.values():
-        if queues & {"moves", "slow_moves", "analysis"}:
+        if queues & {"moves", "slow_moves", "master_moves", "analysis"}:
             assert not queues & {"mail", "sweeps"}, queues
 
 
@@ -104,7 +105,7 @@ services:
     command: celery -A azul_site worker -Q slow_moves
 """
     served = set().union(*compose_worker_queues(text).values())
-    assert routed_queues() - served == {"mail", "sweeps", "analysis"}
+    assert routed_queues() - served == {"master_moves", "mail", "sweeps", "analysis"}
 
 
 def test_a_worker_without_queues_takes_them_all():

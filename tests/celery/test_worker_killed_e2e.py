@@ -36,7 +36,7 @@ def test_a_worker_killed_mid_turn_leads_to_exactly_one_computer_move(
         # Hold the game's row: whatever the machine's speed, the worker can think but cannot
         # write its move before it is killed.
         Game.objects.select_for_update().get(pk=game.id)
-        first.wait_for_log("games.tasks.computer_move[", 10)
+        first.wait_for_log("computer_move[", 10)
         first.kill()
     assert not re.search(r"computer_move\[[^\]]+\] succeeded", first.log()), first.log()
     assert entries_from(game.id, computers_ply) == [], "the killed worker wrote a move"

@@ -48,7 +48,7 @@ def no_master(monkeypatch):
 
 
 def computer_moves(sent) -> list:
-    return [call for call in sent if call[0] == follow_ups.COMPUTER_MOVE]
+    return [call for call in sent if call[0] == follow_ups.SLOW_COMPUTER_MOVE]
 
 
 def against_masters(person, sent, computers: int = 3) -> Game:

@@ -22,7 +22,7 @@ def sent(monkeypatch):
     return calls
 
 
-@pytest.mark.parametrize("level", ["strong", "master"])
+@pytest.mark.parametrize("level", ["greedy", "strong", "master"])
 def test_a_computer_move_goes_to_its_levels_queue(
     level, alice, sent, django_capture_on_commit_callbacks
 ):
@@ -42,9 +42,12 @@ def test_a_computer_move_goes_to_its_levels_queue(
         move = str(legal_moves(state, 0)[0])
         with django_capture_on_commit_callbacks(execute=True):
             services.move_submit(game_id=game.pk, user=alice, move=move, expected_ply=game.ply)
-    moves = [queue for task, queue in sent if task == follow_ups.COMPUTER_MOVE]
-    expected = follow_ups.SLOW_MOVES_QUEUE if level in ("strong", "master") else None
-    assert moves == [expected]
+    moves = [(task, queue) for task, queue in sent if "computer_move" in task]
+    if level in ("strong", "master"):
+        lane = {"strong": "slow_moves", "master": "master_moves"}[level]
+        assert moves == [(follow_ups.SLOW_COMPUTER_MOVE, lane)]
+    else:
+        assert moves == [(follow_ups.COMPUTER_MOVE, None)]
 
 
 def test_every_engine_level_is_a_seat_level():
