@@ -34,6 +34,16 @@ ASGIApp = Callable[..., Awaitable[Any]]
 RETRY_AFTER_SECONDS = 5
 """What a refusal tells the client to wait before asking again (as the watcher's does)."""
 
+SPARE = 4
+"""Requests a client may have in the process beyond its share of waits: those that do not wait
+(the API's game read, a board reloaded) while it holds its share. The watcher refuses the waits
+past the share itself."""
+
+
+def client_limit() -> int:
+    """Requests one client may have in the process at once."""
+    return max_waits_per_player() + SPARE
+
 
 def client_key(scope: Scope) -> str | None:
     """Who the request is from, by the credential it carries: its session cookie, else its
@@ -51,8 +61,8 @@ def client_key(scope: Scope) -> str | None:
 
 
 class RequestsPerClient:
-    """ASGI middleware: a client with `max_waits_per_player()` requests in the process already
-    is answered 429 at once, as the watcher answers a player past their share."""
+    """ASGI middleware: a client with `client_limit()` requests in the process already is
+    answered 429 at once, as the watcher answers a player past their share."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -65,9 +75,8 @@ class RequestsPerClient:
             await self.app(scope, receive, send)
             return
         held = self.held.get(key, 0)
-        limit = max_waits_per_player()
-        if held >= limit:
-            await _refuse(send, limit)
+        if held >= client_limit():
+            await _refuse(send, max_waits_per_player())
             return
         self.held[key] = held + 1
         try:
