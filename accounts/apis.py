@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 
 from accounts import selectors, services
 from accounts.http import AuthenticatedRequest
+from accounts.models import ConfirmMoves
 from accounts.names import player_name
 from core.api import error_codes_document, error_response, validated_input
 
@@ -16,6 +17,13 @@ class MeApi(APIView):
     class OutputSerializer(serializers.Serializer):
         username = serializers.CharField()
         display_name = serializers.CharField()
+        confirm_moves = serializers.ChoiceField(
+            choices=ConfirmMoves.choices,
+            help_text=(
+                "whether the board asks before sending a move: `on`, `off`, or `auto` (on touch"
+                " screens only); set on the settings page"
+            ),
+        )
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest) -> Response:
@@ -23,6 +31,7 @@ class MeApi(APIView):
         data = {
             "username": request.user.get_username(),
             "display_name": request.user.profile.display_name,
+            "confirm_moves": request.user.profile.confirm_moves,
         }
         return Response(self.OutputSerializer(data).data)
 

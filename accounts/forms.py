@@ -48,20 +48,39 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ["display_name", "time_zone", *DELIVERY_FIELDS, "email_digest"]
-        labels = {"display_name": _("Display name")}
+        fields = [
+            "display_name",
+            "time_zone",
+            "language",
+            "confirm_moves",
+            *DELIVERY_FIELDS,
+            "email_digest",
+        ]
+        labels = {"display_name": _("Display name"), "language": _("Language")}
+        help_texts = {
+            "language": _("The site's pages, whenever you are signed in, and your emails."),
+        }
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         # The picker lists the regions' zones; a player on an older alias still sees theirs.
         self.fields["time_zone"].choices = grouped_time_zone_choices(self.instance.time_zone)
+        # A form posted without them (an older page, a script) keeps them as they are.
+        self.fields["language"].required = False
+        self.fields["confirm_moves"].required = False
 
     def profile_fields(self) -> list[forms.BoundField]:
-        return [self["display_name"], self["time_zone"]]
+        return [self["display_name"], self["time_zone"], self["language"], self["confirm_moves"]]
 
     def email_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in (*DELIVERY_FIELDS, "email_digest")]
+
+    def clean_language(self) -> str:
+        return self.cleaned_data.get("language") or self.instance.language
+
+    def clean_confirm_moves(self) -> str:
+        return self.cleaned_data.get("confirm_moves") or self.instance.confirm_moves
 
     def clean_display_name(self) -> str:
         # NFKC; no line breaks, invisible characters, web addresses or "@"; not confusable with

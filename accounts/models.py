@@ -81,6 +81,16 @@ class Delivery(models.TextChoices):
     NEVER = "never", _("Never")
 
 
+class ConfirmMoves(models.TextChoices):
+    """Whether the board asks before it sends a move (static/games/board.js): the tiles shown
+    placed, with Confirm and Cancel. "auto" asks on touch screens only, where a mis-tap is
+    easy (the page's `(pointer: coarse)`)."""
+
+    AUTO = "auto", _("On touch screens only")
+    ON = "on", _("Always")
+    OFF = "off", _("Never: one tap or click sends the move")
+
+
 # The profile's per-kind delivery choices; the daily digest itself is on or off (`email_digest`).
 DELIVERY_FIELDS = (
     "email_your_turn",
@@ -169,6 +179,15 @@ class Profile(models.Model):
         help_text=_(
             "At 08:00 in your time zone, only on days when a game is waiting for you "
             "or something was held for the digest."
+        ),
+    )
+    confirm_moves = models.CharField(
+        _("Confirm moves"),
+        max_length=4,
+        choices=ConfirmMoves.choices,
+        default=ConfirmMoves.AUTO,
+        help_text=_(
+            "Before a move is sent, the board shows the tiles placed, with Confirm and Cancel."
         ),
     )
     # Vacation: the player's clocks stop until then (VACATION_DAYS_A_YEAR at most, counted in

@@ -1,12 +1,13 @@
 """Reads for accounts."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Upper
 from rest_framework.authtoken.models import Token
 
-from accounts.models import Block, Profile, User
+from accounts.models import Block, Delivery, Profile, User
 from accounts.names import player_name
 
 
@@ -21,6 +22,18 @@ def player_get(*, username: str) -> User | None:
 
 def profile_for(*, user: User) -> Profile:
     return Profile.objects.select_related("user").get(user=user)
+
+
+def without_invitation_emails(*, users: Sequence[User | None]) -> list[User]:
+    """Of `users` (their profiles loaded, as `UserManager` does; None for an empty seat), those
+    who turned invitation emails off: an invitation reaches them only when they next visit the
+    site. No query."""
+    return [
+        u
+        for u in users
+        if u is not None
+        and getattr(getattr(u, "profile", None), "email_invitation", None) == Delivery.NEVER
+    ]
 
 
 def token_for(*, user: User) -> Token | None:

@@ -12,7 +12,14 @@ from accounts.models import DELIVERY_FIELDS, Block, Profile, User
 from accounts.selectors import player_get
 from core.errors import ServiceError
 
-PROFILE_EDITABLE_FIELDS = ("display_name", "time_zone", *DELIVERY_FIELDS, "email_digest")
+PROFILE_EDITABLE_FIELDS = (
+    "display_name",
+    "time_zone",
+    "language",
+    "confirm_moves",
+    *DELIVERY_FIELDS,
+    "email_digest",
+)
 
 
 def profile_create(*, user: User) -> Profile:

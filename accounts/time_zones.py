@@ -11,22 +11,27 @@ zone (`local_time_text`, `{{ moment|local_time }}`).
 from __future__ import annotations
 
 import datetime
+import importlib.resources
 import re
 import zoneinfo
 from contextlib import AbstractContextManager
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from django import forms
 from django.utils import dateformat, timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import time_zone_names
 
 # The IANA database's regions: its real, place-named zones are "Region/City". The rest of
 # `zoneinfo.available_timezones()` are aliases kept for old software ("US/Eastern", "Cuba",
 # "Etc/GMT+5", "EST5EDT"): still accepted (a stored or browser-reported one stays valid), not
-# offered in the picker.
+# offered in the picker. Some region-named ones are old names too ("Asia/Calcutta" beside
+# "Asia/Kolkata", "Europe/Kiev"): the picker offers only the zones the database lists for the
+# world's countries (its zone.tab, `country_zone_names`).
 REGIONS = (
     "Africa",
     "America",
@@ -47,9 +52,41 @@ def _city(name: str) -> str:
     return name.partition("/")[2].replace("_", " ").replace("/", " / ")
 
 
+def _zone_tab() -> str | None:
+    """The time zone database's zone.tab (one line per country's zone, by its current name):
+    the system's, where Python's `zoneinfo` reads the zones, else the `tzdata` package's."""
+    for directory in zoneinfo.TZPATH:
+        path = Path(directory) / "zone.tab"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    try:
+        return (importlib.resources.files("tzdata.zoneinfo") / "zone.tab").read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        return None
+
+
+@cache
+def country_zone_names() -> frozenset[str] | None:
+    """The zones by their current names (Asia/Kolkata, not its old name Asia/Calcutta), as
+    the database's zone.tab lists them for the countries; None when there is no zone.tab
+    to read (the picker then offers every region-named zone)."""
+    text = _zone_tab()
+    if text is None:
+        return None
+    names = {
+        line.split("\t")[2].strip()
+        for line in text.splitlines()
+        if line and not line.startswith("#") and line.count("\t") >= 2
+    }
+    return frozenset(names & set(time_zone_names())) or None
+
+
 @cache
 def _groups() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     names = time_zone_names()
+    current = country_zone_names()
+    if current is not None:
+        names = tuple(name for name in names if name in current)
     return tuple(
         (region, tuple((name, _city(name)) for name in names if name.startswith(region + "/")))
         for region in REGIONS
@@ -125,6 +162,19 @@ def user_zone_activated(user: Any) -> AbstractContextManager[None]:
     does for a request (for what is rendered outside one: emails, cached boards)."""
     return timezone.override(user_zone(user))
 
+
+# The weekdays' short names, as a date format's `D` writes them. Marked here so that the site's
+# catalog has them: Django's Korean gives the full name ("토요일") where a Korean date writes the
+# short one ("3월 13일 (토)").
+WEEKDAYS_SHORT = (
+    gettext_noop("Mon"),
+    gettext_noop("Tue"),
+    gettext_noop("Wed"),
+    gettext_noop("Thu"),
+    gettext_noop("Fri"),
+    gettext_noop("Sat"),
+    gettext_noop("Sun"),
+)
 
 DEFAULT_FORMAT = "j M Y, H:i"
 # A `T` in a date format that is not escaped by a backslash.

@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -9,6 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import selectors, services, verification
 from accounts.forms import ProfileForm
 from accounts.http import AuthenticatedHttpRequest
+from accounts.middleware import language_cookie_set
 from accounts.settings_page import settings_page
 
 
@@ -17,11 +19,17 @@ from accounts.settings_page import settings_page
 def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     profile = selectors.profile_for(user=request.user)
     if request.method == "POST":
+        language_before = profile.language
         form = ProfileForm(request.POST, instance=profile)
         if form.is_valid():
-            services.profile_update(user=request.user, **form.cleaned_data)
+            profile = services.profile_update(user=request.user, **form.cleaned_data)
+            response = redirect("accounts:settings")
+            if profile.language != language_before:
+                # The pages follow a language chosen here at once, as the switcher's would.
+                translation.activate(profile.language)
+                language_cookie_set(response, profile.language)
             messages.success(request, gettext("Your settings were saved."))
-            return redirect("accounts:settings")
+            return response
         return settings_page(request, form=form)
     return settings_page(request, form=ProfileForm(instance=profile))
 

@@ -24,9 +24,27 @@ class JudgedMoveSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     round = serializers.IntegerField()
     played = serializers.CharField(help_text="The move played, in notation.")
-    best = serializers.CharField(help_text="The best move the computer found.")
-    loss = serializers.FloatField(help_text="Points the move played lost against the best.")
-    rollouts = serializers.IntegerField(help_text="Simulated games the judgement rests on.")
+    best = serializers.CharField(
+        allow_null=True, help_text="The best move the computer found (null: `by_server`)."
+    )
+    loss = serializers.FloatField(
+        allow_null=True,
+        help_text=(
+            "Points of final score margin (the player's final score minus the best opponent's,"
+            " as the computer expects it) the move played gave up against the best move found;"
+            " never negative (null: `by_server`)."
+        ),
+    )
+    rollouts = serializers.IntegerField(
+        allow_null=True, help_text="Simulated rounds the judgement rests on (null: `by_server`)."
+    )
+    by_server = serializers.BooleanField(
+        default=False,
+        help_text=(
+            "A move the server made for the player (at a timeout, or for a resigned or"
+            " taken-over seat): not theirs, so not judged."
+        ),
+    )
     costly = serializers.BooleanField(help_text="One of the player's three costliest moves.")
     best_played = serializers.BooleanField()
 
@@ -35,8 +53,10 @@ class PlayerAnalysisSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     name = serializers.CharField()
     is_viewer = serializers.BooleanField()
-    total_loss = serializers.FloatField()
+    total_loss = serializers.FloatField(help_text="The judged moves' losses added up, in points.")
     best_found = serializers.IntegerField()
+    judged_count = serializers.IntegerField(help_text="The player's moves judged.")
+    by_server_count = serializers.IntegerField(help_text="Moves the server made for the player.")
     moves = JudgedMoveSerializer(many=True)
     costliest = JudgedMoveSerializer(many=True)
 

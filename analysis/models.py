@@ -28,8 +28,10 @@ class Analysis(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # The search's time per position, in seconds, and positions judged: what the figures mean.
     seconds_per_move = models.FloatField(default=0)
-    # One item per human move judged, in log order:
-    # {"ply", "position", "round", "played", "best", "loss", "rollouts"} (`analysis.services`).
+    # One item per person's move judged, in log order: {"ply", "position", "round", "played",
+    # "best", "loss", "rollouts"} (`analysis.services`; "loss" in points of final score margin,
+    # >= 0), and among them one per move the server made for a person, not judged:
+    # {"ply", "position", "round", "played", "by_server": true}.
     moves = models.JSONField(default=list, encoder=OrjsonEncoder, decoder=OrjsonDecoder)
 
     class Meta:

@@ -69,17 +69,25 @@ def analysis_forget(*, game_id: Any) -> None:
 
 
 def _player_moves(moves: list[dict[str, Any]], position: int) -> dict[str, Any]:
+    """A player's moves as listed: the judged ones (their loss, the costliest marked) and, in
+    their place, the ones the server made for them (`by_server`: no loss, never costly)."""
     mine = [dict(m) for m in moves if m["position"] == position]
-    ranked = sorted((m for m in mine if m["loss"] > 0), key=lambda m: (-m["loss"], m["ply"]))
+    judged = [m for m in mine if not m.get("by_server")]
+    ranked = sorted((m for m in judged if m["loss"] > 0), key=lambda m: (-m["loss"], m["ply"]))
     costliest = {m["ply"] for m in ranked[:COSTLIEST]}
     for move in mine:
+        move["by_server"] = bool(move.get("by_server"))
+        if move["by_server"]:
+            move.update(best=None, loss=None, rollouts=None)
         move["costly"] = move["ply"] in costliest
-        move["best_played"] = move["played"] == move["best"]
+        move["best_played"] = not move["by_server"] and move["played"] == move["best"]
     return {
         "moves": mine,
+        "judged_count": len(judged),
+        "by_server_count": len(mine) - len(judged),
         "costliest": [m for m in mine if m["costly"]],
-        "total_loss": round(sum(m["loss"] for m in mine), 1),
-        "best_found": sum(1 for m in mine if m["best_played"] or m["loss"] == 0),
+        "total_loss": round(sum(m["loss"] for m in judged), 1),
+        "best_found": sum(1 for m in judged if m["best_played"] or m["loss"] == 0),
     }
 
 
@@ -139,8 +147,9 @@ def analysis_shown(
 
 
 def judged_move_at(*, game: Game, ply: int) -> dict[str, Any] | None:
-    """The judged move played at log entry `ply`, if the game's analysis is done and judged it."""
+    """The judged move played at log entry `ply`, if the game's analysis is done and judged it
+    (not a move the server made for a person)."""
     analysis = analysis_for(game_id=game.pk)
     if analysis is None or analysis.status != Analysis.Status.DONE:
         return None
-    return next((m for m in analysis.moves if m["ply"] == ply), None)
+    return next((m for m in analysis.moves if m["ply"] == ply and not m.get("by_server")), None)

@@ -7,7 +7,9 @@ any player of the game, reads the stored result.
 For each move a person made (computer seats' moves are not judged, nor the moves the server made
 for a person: at a timeout, and for a seat after it was resigned or taken over), the position
 before it is given to the computer's search (`azul.ai.judge.judge_position`) with a fixed time;
-the move's *loss* is how many points worse than the best move found the search valued it. The
+the move's *loss* is how many points of final score margin (the player's final score minus the
+best opponent's, as the search expects it) it gave up against the best move the search found,
+never negative. The moves the server made for a person are listed as such, without a loss. The
 time per position is the game's budget shared among its positions, within a floor and a
 ceiling, so a long game costs a bounded time.
 
@@ -35,15 +37,11 @@ from azul.ai.judge import judge_position
 from core.tasks import send, send_on_commit
 from games.errors import GameNotFound, InvalidAction
 from games.models import Game, Seat
-from games.selectors import log_entries, parse_game_id
+from games.selectors import log_entries, parse_game_id, server_moves
 
 ANALYSE_TASK = "analysis.tasks.analyse_game"
 ANALYSIS_QUEUE = "analysis"
 """The queue the analysis task is routed to (`CELERY_TASK_ROUTES`), served by its own worker."""
-
-TIMEOUTS_BEFORE_TAKEOVER = 3
-"""At a player's third timeout the computer takes their seat (`games.services.moves`'
-`TIMEOUTS_BEFORE_AUTOPLAY`, which this app may not import; a test keeps the two equal)."""
 
 RESEND_AFTER_SECONDS = 30 * 60
 """A pending analysis older than this is sent again by the sweep: its task was lost (the broker was
@@ -60,42 +58,34 @@ class TooManyPending(InvalidAction):
     code = "too_many_analyses"
 
 
+PERSON, SERVER, COMPUTER = "person", "server", "computer"
+"""Who made a move (`move_makers`): a person, the server for a person, or a computer seat."""
+
+
 def people_moves(game: Game, entries: list[dict[str, Any]]) -> list[int]:
-    """The plies of the moves the game's people made themselves, in log order: not the
-    computer seats', nor the server's for a person (a move at a timeout; every move of a seat
-    after its player resigned or the computer took it over at their third timeout; and every
-    move once no person was left to play, when the game was played out at once:
-    `games.services.endings.result_settled`)."""
+    """The plies of the moves the game's people made themselves, in log order (`move_makers`)."""
+    return [ply for ply, maker in move_makers(game, entries).items() if maker == PERSON]
+
+
+def move_makers(game: Game, entries: list[dict[str, Any]]) -> dict[int, str]:
+    """Who made each move of the log (by ply, in log order): `PERSON` for a move a person made
+    themselves; `SERVER` for a move the server made for a person (a move at a timeout; every
+    move of a seat after its player resigned or the computer took it over at their third
+    timeout; and every move once no person was left to play, when the game was played out at
+    once: `games.services.endings.result_settled`); `COMPUTER` for a computer seat's."""
     seats = list(game.seats.all())
-    by_position = {s.position: s for s in seats}
     people = {s.position for s in seats if s.kind == Seat.Kind.HUMAN and s.user_id}
-    timeouts = dict.fromkeys(people, 0)
-
-    def resigned(seat: Seat, when: Any) -> bool:
-        return seat.resigned_at is not None and (when is None or when >= seat.resigned_at)
-
-    def by_computer(seat: Seat, when: Any) -> bool:
-        if seat.position not in people:
-            return True
-        return timeouts[seat.position] >= TIMEOUTS_BEFORE_TAKEOVER or resigned(seat, when)
-
-    plies = []
+    records = [{"data": entry, "created_at": entry.get("created_at")} for entry in entries]
+    by_server = server_moves(seats=seats, entries=records)
+    makers: dict[int, str] = {}
     for ply, entry in enumerate(entries):
         if entry.get("kind") != "move":
             continue
-        when = entry.get("created_at")
-        contenders = [s for s in seats if not resigned(s, when)]
-        if len(contenders) <= 1 or all(by_computer(s, when) for s in contenders):
-            break  # nobody left to play: the rest was played out by the server
-        position = entry.get("player")
-        if position not in people:
-            continue
-        if entry.get("timeout"):
-            timeouts[position] += 1
-            continue
-        if not by_computer(by_position[position], when):
-            plies.append(ply)
-    return plies
+        if entry.get("player") not in people:
+            makers[ply] = COMPUTER
+        else:
+            makers[ply] = SERVER if ply in by_server else PERSON
+    return makers
 
 
 def _log(game: Game) -> list[dict[str, Any]]:
@@ -109,7 +99,7 @@ def _log(game: Game) -> list[dict[str, Any]]:
 def _may_request(game: Game, user: User) -> None:
     if game.status != Game.Status.FINISHED or game.is_study:
         raise InvalidAction(
-            _("Only a finished game can be analysed; this one is %(status)s.")
+            _("Only a finished game can be analyzed; this one is %(status)s.")
             % {"status": game.get_status_display().lower()},
             status_code=409,
         )
@@ -119,7 +109,7 @@ def _may_request(game: Game, user: User) -> None:
     if made < settings.ANALYSIS_MIN_PERSON_MOVES:
         raise TooFewMoves(
             _(
-                "This game is too short to analyse: its players made %(made)s moves themselves,"
+                "This game is too short to analyze: its players made %(made)s moves themselves,"
                 " and an analysis needs at least %(least)s (moves made by the server at a timeout"
                 " or by the computer for a resigned player do not count)."
             )
@@ -176,19 +166,23 @@ def analysis_request(*, game_id: Any, user: User) -> Analysis:
 
 def _positions(
     game: Game, entries: list[dict[str, Any]]
-) -> list[tuple[int, azul.State, dict[str, Any]]]:
-    """(ply, state before, entry) for each move a person made themselves (`people_moves`) with
-    a choice, in log order."""
-    people = set(people_moves(game, entries))
+) -> tuple[list[tuple[int, azul.State, dict[str, Any]]], list[tuple[int, int, dict[str, Any]]]]:
+    """(ply, state before, entry) for each move a person made themselves with a choice, and
+    (ply, round, entry) for each move the server made for a person (`move_makers`), in log
+    order."""
+    makers = move_makers(game, entries)
     assert game.first_player is not None  # drawn when the game started, and it has finished
     state = azul.new_game(game.num_players, game.variant, game.first_player)
     positions = []
+    by_server = []
     for ply, entry in enumerate(entries):
-        judged = ply in people and len(azul.legal_moves(state, entry["player"])) > 1
-        if judged:
+        maker = makers.get(ply)
+        if maker == PERSON and len(azul.legal_moves(state, entry["player"])) > 1:
             positions.append((ply, state, entry))
+        elif maker == SERVER:
+            by_server.append((ply, state.round, entry))
         state = azul.apply_entry(state, entry)
-    return positions
+    return positions, by_server
 
 
 def seconds_per_position(count: int) -> float:
@@ -203,9 +197,10 @@ def seconds_per_position(count: int) -> float:
 
 
 def judged_moves(game: Game) -> tuple[list[dict[str, Any]], float]:
-    """Judge every move a person made in `game` (pure computation; nothing written)."""
+    """Judge every move a person made in `game`, and list the moves the server made for a
+    person (`by_server`, not judged), in log order (pure computation; nothing written)."""
     entries = _log(game)
-    positions = _positions(game, entries)
+    positions, by_server = _positions(game, entries)
     seconds = seconds_per_position(len(positions))
     moves = []
     for ply, state, entry in positions:
@@ -214,19 +209,28 @@ def judged_moves(game: Game) -> tuple[list[dict[str, Any]], float]:
         # (up to the clock: the search stops at its time).
         seed = zlib.crc32(f"{game.pk}:{state.round}:{entry['player']}:{entry['move']}".encode())
         judgement = judge_position(state, entry["player"], played, seconds=seconds, seed=seed)
-        best_move, best_value = judgement.best
-        loss = max(0.0, best_value - judgement.value_of(played))
         moves.append(
             {
                 "ply": ply,
                 "position": entry["player"],
                 "round": state.round,
                 "played": str(played),
-                "best": str(best_move),
-                "loss": round(loss, 1),
+                "best": str(judgement.best[0]),
+                "loss": round(judgement.loss(played), 1),
                 "rollouts": judgement.rollouts,
             }
         )
+    for ply, round_number, entry in by_server:
+        moves.append(
+            {
+                "ply": ply,
+                "position": entry["player"],
+                "round": round_number,
+                "played": str(azul.parse_move(entry["move"])),
+                "by_server": True,
+            }
+        )
+    moves.sort(key=lambda move: move["ply"])
     return moves, seconds
 
 

@@ -32,6 +32,6 @@ def analysis_request(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRe
             messages.success(request, _("The analysis is ready."))
         else:
             messages.success(
-                request, _("The computer is analysing the game: this takes a few minutes.")
+                request, _("The computer is analyzing the game: this takes a few minutes.")
             )
     return redirect(reverse("games:detail", args=[game_id]) + "#analysis")

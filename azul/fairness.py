@@ -22,7 +22,7 @@ The scheme, ``azul-deals/1``, in full (enough to check a game in another languag
 5. **First player.** The number below the number of players read from the stream
    ``(b"first-player", 0)`` (:func:`first_player`).
 6. **Each round's deal** reads the stream ``(b"deal", r)`` for round ``r`` (1 for the first
-   deal) (:func:`deal_tiles`). The bag's tiles are listed in colour order (every blue, then
+   deal) (:func:`deal_tiles`). The bag's tiles are listed in color order (every blue, then
    yellow, red, black, white: as many of each as the bag holds). For each tile a factory needs,
    factory 1 first, four each, read a number ``i`` below the number of tiles in the list and
    take the ``i``-th tile (from 0) out of the list, the rest keeping their order. When the list
@@ -120,7 +120,7 @@ def first_player(key: bytes, players: int) -> int:
 
 def deal_tiles(state: State, key: bytes) -> list[list[str]]:
     """The factory fill of the round about to be dealt in ``state`` (in the deal phase), drawn
-    from the key's stream for that round: one colour list per factory, in the order drawn, as a
+    from the key's stream for that round: one color list per factory, in the order drawn, as a
     deal log entry records it. Pass it to :func:`azul.deal`."""
     if state.phase != "deal":
         raise IllegalMove("the factories are already filled for this round")
@@ -164,7 +164,7 @@ def _deal_difference(round_number: int, logged: Any, expected: list[list[str]]) 
         return f"round {round_number}'s deal differs: it does not list {len(expected)} factories"
     for number, (got, want) in enumerate(zip(logged, expected, strict=True), 1):
         if not isinstance(got, list) or not all(isinstance(t, str) for t in got):
-            return f"round {round_number}'s deal differs: factory {number} is not a list of colours"
+            return f"round {round_number}'s deal differs: factory {number} is not a list of colors"
         if not all(t in COLORS for t in got) or tally(map(COLORS.index, got)) != tally(
             map(COLORS.index, want)
         ):

@@ -1,4 +1,4 @@
-"""Moves, colours and the canonical move notation.
+"""Moves, colors and the canonical move notation.
 
 Notation (case and extra spaces are ignored when parsing):
 
@@ -18,7 +18,7 @@ from typing import NamedTuple
 from .errors import InvalidNotation
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
-"""The five tile colours, in the order of the colored wall's first row."""
+"""The five tile colors, in the order of the colored wall's first row."""
 
 COLOR_INDEX: dict[str, int] = {name: index for index, name in enumerate(COLORS)}
 
@@ -62,13 +62,13 @@ Move = Take | Place
 
 
 def color_index(name: str) -> int:
-    """Return the index of a colour name (any case); raise :class:`InvalidNotation` (a
+    """Return the index of a color name (any case); raise :class:`InvalidNotation` (a
     ``ValueError``) for an unknown one."""
     try:
         return COLOR_INDEX[name.strip().lower()]
     except (KeyError, AttributeError):
         raise InvalidNotation(
-            "unknown colour %(name)s (colours are %(colors)s)",
+            "unknown color %(name)s (colors are %(colors)s)",
             name=repr(name),
             colors=" ".join(COLORS),
         ) from None
@@ -121,7 +121,7 @@ def parse_move(text: str) -> Move:
     example = " (write a move like 'F3 blue 2' or 'C red floor')"
     if len(parts) != 3:
         raise InvalidNotation(
-            "a move has a source, a colour and a destination%(example)s", example=example
+            "a move has a source, a color and a destination%(example)s", example=example
         )
     where, color_name, dest = parts
     if where in ("c", "center", "centre"):
@@ -136,7 +136,7 @@ def parse_move(text: str) -> Move:
         )
     if color_name not in COLOR_INDEX:
         raise InvalidNotation(
-            "unknown colour %(name)s (colours are %(colors)s)",
+            "unknown color %(name)s (colors are %(colors)s)",
             name=repr(color_name),
             colors=" ".join(COLORS),
         )

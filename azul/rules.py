@@ -17,7 +17,7 @@ Readings of the rulebook where it leaves a case open (each has a test):
   lines): no player could ever move again, so the game ends after that round with the end-of-game
   bonuses, as if a row had been completed.
 - *Nobody can ever complete a row*: on the gray wall a row can become impossible to finish (its
-  missing colours already stand in the columns of its empty spaces), and on either wall the
+  missing colors already stand in the columns of its empty spaces), and on either wall the
   tiles a row needs can all end up on walls or in pattern lines that can never fill. The rulebook
   ends the game only when a row is completed, so such a game would never end: it ends after the
   wall-tiling phase in which completing a row has become impossible for every player, with the
@@ -58,7 +58,7 @@ def new_game(players: int, variant: str = "colored", first_player: int = 0) -> S
 
 
 def draw_tiles(state: State, rng: random.Random) -> list[list[str]]:
-    """Draw this round's factory fill at random, without applying it: one colour list per factory.
+    """Draw this round's factory fill at random, without applying it: one color list per factory.
 
     Pass the result to :func:`deal` (and keep it as the round's log entry).
     """
@@ -98,7 +98,7 @@ def _parse_deal(state: State, tiles: Any) -> list[list[int]]:
     for i, factory in enumerate(tiles, 1):
         if not isinstance(factory, list | tuple):
             raise IllegalMove(
-                "factory %(factory)s: a deal lists each factory's tiles as colour names", factory=i
+                "factory %(factory)s: a deal lists each factory's tiles as color names", factory=i
             )
         try:
             counts.append(tally(color_index(name) for name in factory))
@@ -260,7 +260,7 @@ def _actor(state: State, move: Any, player: int | None) -> int:
 def _check_take(state: State, player: int, move: Take) -> None:
     source, color, line = move
     if type(color) is not int or not 0 <= color < 5:
-        raise IllegalMove("unknown colour %(value)s", value=repr(color))
+        raise IllegalMove("unknown color %(value)s", value=repr(color))
     if type(line) is not int or not 0 <= line <= FLOOR:
         raise IllegalMove(
             "unknown destination %(value)s: pattern lines 1-5 or the floor", value=repr(line)

@@ -5,8 +5,8 @@ cheap (the computer players copy states tens of thousands of times a move). The 
 view is :meth:`State.to_dict`; the public attributes are ``players``, ``variant``, ``phase``,
 ``round``, ``to_move`` and ``scores``.
 
-Tiles are colour indices 0-4 (see :data:`~azul.notation.COLORS`). The bag and the lid are
-multisets (counts per colour): the order of the tiles in the bag does not exist until a deal draws
+Tiles are color indices 0-4 (see :data:`~azul.notation.COLORS`). The bag and the lid are
+multisets (counts per color): the order of the tiles in the bag does not exist until a deal draws
 them, so nothing about future draws is ever stored.
 """
 
@@ -39,7 +39,7 @@ FORMAT_VERSION = 1
 ABSENT_COLORS: tuple[tuple[int, ...], ...] = tuple(
     tuple(c for c in range(5) if not mask >> c & 1) for mask in range(32)
 )
-"""For a wall row's colour mask (:attr:`Board.row_mask`), the colours it does not hold yet: those
+"""For a wall row's color mask (:attr:`Board.row_mask`), the colors it does not hold yet: those
 an empty pattern line of that row may take."""
 
 
@@ -67,10 +67,10 @@ class Board:
         self.score = 0
         self.line_color = [-1, -1, -1, -1, -1]
         self.line_count = [0, 0, 0, 0, 0]
-        self.wall = [-1] * 25  # row * 5 + column -> colour or -1
+        self.wall = [-1] * 25  # row * 5 + column -> color or -1
         self.filled = 0  # bit row * 5 + column set: that wall space holds a tile
-        self.row_mask = [0, 0, 0, 0, 0]  # bit c set: colour c is on that wall row
-        self.col_mask = [0, 0, 0, 0, 0]  # bit c set: colour c is in that wall column
+        self.row_mask = [0, 0, 0, 0, 0]  # bit c set: color c is on that wall row
+        self.col_mask = [0, 0, 0, 0, 0]  # bit c set: color c is in that wall column
         self.floor: list[int] = []
         self.tiling = TILING_DONE
 
@@ -190,7 +190,7 @@ class State:
         )
 
     def factory_tiles(self) -> list[list[str]]:
-        """The tiles on each factory as colour names, as a deal log entry records them."""
+        """The tiles on each factory as color names, as a deal log entry records them."""
         return [_names(f) for f in self.factories]
 
     def __eq__(self, other: object) -> bool:
@@ -266,19 +266,19 @@ def _int(value: Any, what: str, low: int, high: int) -> int:
 
 def _color(name: Any, what: str) -> int:
     if not isinstance(name, str) or name not in COLOR_INDEX:
-        raise ValueError(f"{what}: unknown colour {name!r}")
+        raise ValueError(f"{what}: unknown color {name!r}")
     return COLOR_INDEX[name]
 
 
 def _count_map(data: Any, what: str) -> list[int]:
     if not isinstance(data, dict) or set(data) != set(COLORS):
-        raise ValueError(f"{what} must map each of the five colours to a count")
+        raise ValueError(f"{what} must map each of the five colors to a count")
     return [_int(data[name], f"{what} {name}", 0, TOTAL_TILES) for name in COLORS]
 
 
 def _tile_list(data: Any, what: str, most: int) -> list[int]:
     if not isinstance(data, list) or len(data) > most:
-        raise ValueError(f"{what} must be a list of at most {most} colour names")
+        raise ValueError(f"{what} must be a list of at most {most} color names")
     counts = [0] * 5
     for name in data:
         counts[_color(name, what)] += 1
@@ -328,7 +328,7 @@ def _from_dict(data: Any) -> State:
     if markers > 1:
         raise ValueError("there is only one starting player marker")
 
-    # Tiles of each colour, wherever they are, in one pass (states are parsed on every read).
+    # Tiles of each color, wherever they are, in one pass (states are parsed on every read).
     per_color = [state.bag[c] + state.lid[c] + state.center[c] for c in range(5)]
     for counts in state.factories:
         for c in range(5):
@@ -370,11 +370,11 @@ def _board_from_dict(board: Board, raw: Any, what: str, gray: bool) -> None:
         raise ValueError(f"{what} must have 5 pattern lines")
     for r, line in enumerate(lines):
         if not isinstance(line, list) or len(line) != 2:
-            raise ValueError(f"{what} pattern line {r + 1} must be [colour or null, count]")
+            raise ValueError(f"{what} pattern line {r + 1} must be [color or null, count]")
         name, count = line
         board.line_count[r] = _int(count, f"{what} pattern line {r + 1} count", 0, r + 1)
         if (name is None) != (count == 0):
-            raise ValueError(f"{what} pattern line {r + 1}: a colour goes with a count above 0")
+            raise ValueError(f"{what} pattern line {r + 1}: a color goes with a count above 0")
         board.line_color[r] = -1 if name is None else _color(name, f"{what} pattern line {r + 1}")
 
     wall = raw["wall"]
@@ -401,9 +401,7 @@ def _board_from_dict(board: Board, raw: Any, what: str, gray: bool) -> None:
             board.col_mask[col] |= 1 << c
         line_color = board.line_color[r]
         if line_color >= 0 and board.row_mask[r] >> line_color & 1:
-            raise ValueError(
-                f"{what}: pattern line {r + 1} holds a colour its wall row already has"
-            )
+            raise ValueError(f"{what}: pattern line {r + 1} holds a color its wall row already has")
 
     floor = raw["floor"]
     if not isinstance(floor, list) or len(floor) > FLOOR_SIZE:

@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Signing in sets the language cookie to the player's profile's language.
+    "accounts.middleware.sign_in_language_middleware",
     # The signed-in player's time zone for every time a page shows.
     "accounts.middleware.time_zone_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -273,6 +275,8 @@ else:
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default=f"{SITE_NAME} <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Where players write to for help: the "contact us" links (a password that cannot be reset).
+CONTACT_EMAIL = env.str("CONTACT_EMAIL", default="contact@localhost")
 
 # Accounts.
 AUTH_USER_MODEL = "accounts.User"
@@ -357,6 +361,9 @@ REST_FRAMEWORK = {
         "game_join": env.str("THROTTLE_GAME_JOIN", default="60/hour"),
         "game_rematch": env.str("THROTTLE_GAME_REMATCH", default="30/hour"),
         "game_invite": env.str("THROTTLE_GAME_INVITE", default="30/hour"),
+        # The count of games waiting for the player, which every open page asks for now and then
+        # (static/games/waiting.js): a few tabs' worth.
+        "games_waiting": env.str("THROTTLE_GAMES_WAITING", default="30/minute"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is

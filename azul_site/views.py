@@ -10,6 +10,7 @@ from azul import FLOOR_PENALTY
 from core import cache as site_cache
 from games.presenters.board import wall_pattern
 from games.presenters.lists import home_games
+from games.presenters.rules import rules_pictures
 
 
 @require_GET
@@ -21,8 +22,16 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    """The rules of Azul in the site's own words, with the colored wall's pattern."""
-    return render(request, "rules.html", {"wall": wall_pattern(), "floor_penalties": FLOOR_PENALTY})
+    """The rules of Azul in the site's own words, with the colored wall's pattern and pictures
+    of the board drawn with the board's own markup."""
+    context = {
+        "wall": wall_pattern(),
+        "floor_penalties": FLOOR_PENALTY,
+        "pictures": rules_pictures(),
+        # What the board's markup reads of its game: "to move" is shown, as in a game in play.
+        "picture_game": {"status": "active"},
+    }
+    return render(request, "rules.html", context)
 
 
 def _database() -> str:

@@ -67,8 +67,10 @@ class StaleMove(GameConflict):
     def __init__(self, current_ply: int, message: str | None = None) -> None:
         super().__init__(
             message
-            or _("The game has moved on (it is now at ply %(ply)s): reload and try again.")
-            % {"ply": current_ply},
+            or _(
+                "The game moved on while you were choosing (another move was played): look at"
+                " the game as it is now and choose again."
+            ),
             current_ply=current_ply,
         )
 
@@ -83,10 +85,9 @@ class AlreadyMoved(StaleMove):
         super().__init__(
             current_ply,
             _(
-                "You already moved in another tab or window: this page is out of date (the"
-                " game is now at ply %(ply)s). Reload to see the game as it is."
-            )
-            % {"ply": current_ply},
+                "You already moved in another tab or window: this page is out of date. Reload"
+                " to see the game as it is."
+            ),
         )
 
 

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import django_filters
+from django import forms
 from django.db.models import Exists, OuterRef, QuerySet
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.models import Game, Seat
 
@@ -14,6 +17,20 @@ RESULT_CHOICES = [
     ("shared", _("Shared first place")),
     ("lost", _("Lost (any other place)")),
 ]
+
+
+def _players_label(count: int) -> str:
+    return ngettext("%(count)d player", "%(count)d players", count) % {"count": count}
+
+
+class DateInput(forms.DateInput):
+    """A date picker (`<input type="date">`), which sends and shows the date as 2026-11-25."""
+
+    input_type = "date"
+
+    def __init__(self) -> None:
+        super().__init__(format="%Y-%m-%d")
+
 
 # The query parameters that ask the game API for the public history rather than the caller's
 # own games (with `status=finished`).
@@ -26,21 +43,36 @@ class GameHistoryFilter(django_filters.FilterSet):
     (from and to, inclusive)."""
 
     player = django_filters.CharFilter(method="filter_player", label=_("Player"))
-    variant = django_filters.ChoiceFilter(choices=Game.Variant.choices, label=_("Variant"))
+    # Each choice offers "any" first, worded as the leaderboard's filters word it, and chosen
+    # when the parameter is absent: a search by player alone finds games of any size.
+    variant = django_filters.ChoiceFilter(
+        choices=Game.Variant.choices, empty_label=_("Any variant"), label=_("Variant")
+    )
     players = django_filters.TypedChoiceFilter(
         field_name="num_players",
-        choices=[(n, str(n)) for n in (2, 3, 4)],
+        choices=[("", _("Any number of players"))]
+        + [(n, lazy(_players_label, str)(n)) for n in (2, 3, 4)],
         coerce=int,
+        empty_value=None,
         label=_("Players"),
     )
     result = django_filters.ChoiceFilter(
-        choices=RESULT_CHOICES, method="filter_result", label=_("Result for the player")
+        choices=RESULT_CHOICES,
+        empty_label=_("Any result"),
+        method="filter_result",
+        label=_("Result for the player"),
     )
     finished_after = django_filters.DateFilter(
-        field_name="finished_at", lookup_expr="date__gte", label=_("Ended on or after")
+        field_name="finished_at",
+        lookup_expr="date__gte",
+        widget=DateInput(),
+        label=_("Ended on or after"),
     )
     finished_before = django_filters.DateFilter(
-        field_name="finished_at", lookup_expr="date__lte", label=_("Ended on or before")
+        field_name="finished_at",
+        lookup_expr="date__lte",
+        widget=DateInput(),
+        label=_("Ended on or before"),
     )
 
     class Meta:

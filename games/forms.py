@@ -62,13 +62,11 @@ def bot_levels() -> list[dict[str, str]]:
 
 
 def seat_kind_choices() -> list[tuple[StrOrPromise, Any]]:
-    """A seat's choices, grouped: every computer level (with how well it plays), then people."""
+    """A seat's choices, grouped: every computer level, then people. Each level's name only:
+    how well it plays is said under the list (a whole sentence would be cut off in it on a
+    phone), and listed above it (`bot_levels`)."""
     computers = [
-        (
-            level["choice"],
-            _("Computer (%(level)s): %(description)s")
-            % {"level": level["label"].lower(), "description": level["description"]},
-        )
+        (level["choice"], _("Computer (%(level)s)") % {"level": level["label"].lower()})
         for level in bot_levels()
     ]
     people = [("invite", _("A player I name")), ("open", _("Open seat (anyone may join)"))]
@@ -130,6 +128,7 @@ class GameCreateForm(forms.Form):
                 choices=choices,
                 initial=DEFAULT_SEAT_KIND,
                 required=False,
+                widget=forms.Select(attrs={"aria-describedby": f"seat{seat}_level"}),
             )
             self.fields[f"seat{seat}_username"] = forms.CharField(
                 label=_("Seat %(seat)d: username") % {"seat": seat},

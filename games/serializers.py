@@ -237,6 +237,16 @@ class GameViewSerializer(GameOverviewSerializer):
     deals = DealsSerializer(help_text="check the deals with `python -m azul.verify` on the export")
 
 
+class GameInvitedViewSerializer(GameViewSerializer):
+    invitees_not_emailed = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=(
+            "usernames of the players just invited who turned invitation emails off: they see"
+            " the invitation when they next visit the site"
+        ),
+    )
+
+
 class LegalMovesSerializer(serializers.Serializer):
     ply = serializers.IntegerField()
     to_move = serializers.ListField(child=serializers.IntegerField())

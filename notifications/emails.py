@@ -26,7 +26,7 @@ from accounts.models import User
 from accounts.names import name_with_username, player_label
 from core.text import and_list, ordinal, tidy_full_stops
 from games.models import Game, Seat
-from games.presenters.names import player_name, seat_name
+from games.presenters.names import player_name, seat_name, seat_names
 from games.presenters.times import deadline_text, user_zone_activated
 from games.selectors import game_get
 from notifications import tokens
@@ -91,12 +91,15 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _opponent_name(seat: Seat) -> str:
+def _opponent_name(seat: Seat, names: dict[int, str]) -> str:
     """A seat as an email's sentences name it: a player with their username beside their
-    display name ("Alice L. (@alice)"), so that no display name passes for another player; an
-    empty seat is "an open seat"."""
+    display name ("Alice L. (@alice)"), so that no display name passes for another player; a
+    computer as the board names it (`names`: `seat_names`, which numbers computers of one
+    level); an empty seat is "an open seat"."""
     if seat.user is not None:
         return player_label(seat.user)
+    if seat.kind == Seat.Kind.COMPUTER:
+        return names[seat.position]
     return seat_name(seat, vacant=_("an open seat"))
 
 
@@ -145,16 +148,20 @@ def _game_context(game: Game, user_id: Any) -> dict[str, Any]:
     """What an email says of a game (`game.seat_list`, read with it: no query)."""
     seats = game.seat_list
     mine = next((s for s in seats if s.user_id == user_id), None)
-    opponents = [_opponent_name(s) for s in seats if s is not mine]
+    names = seat_names(seats)
+    opponents = [_opponent_name(s, names) for s in seats if s is not mine]
     standings: list[dict[str, Any]] = [
         {
-            "name": _opponent_name(s),
+            "name": _opponent_name(s, names),
             "is_you": s is mine,
             "score": s.final_score,
             "place": ordinal(s.place),
             "first": s.place == 1,
             # Ranked last for it, whatever the score (`games.standings.resigned_last`).
             "resigned": s.resigned_at is not None,
+            "rating_before": s.rating_before,
+            "rating_after": s.rating_after,
+            "rating_change": _rating_change(s),
         }
         for s in sorted(seats, key=lambda s: (s.place or 99, s.position))
     ]
@@ -165,10 +172,14 @@ def _game_context(game: Game, user_id: Any) -> dict[str, Any]:
         "days_per_move": game.days_per_move,
         "opponents": opponents,
         "opponents_text": and_list(opponents),
-        "creator_name": _opponent_name(creator) if creator is not None else "",
+        "creator_name": _opponent_name(creator, names) if creator is not None else "",
         # For an invitation: who else sits at the table, besides the one inviting.
         "others_text": and_list(
-            [_opponent_name(s) for s in seats if s not in (mine, creator) and not s.is_declined]
+            [
+                _opponent_name(s, names)
+                for s in seats
+                if s not in (mine, creator) and not s.is_declined
+            ]
         ),
         "deadline": deadline_text(game.turn_deadline),
         "is_finished": game.status == Game.Status.FINISHED,
@@ -176,7 +187,24 @@ def _game_context(game: Game, user_id: Any) -> dict[str, Any]:
         "my_place": ordinal(mine.place) if mine is not None else "",
         "my_score": mine.final_score if mine is not None else None,
         "winners": and_list([s["name"] for s in standings if s["first"]]),
+        "my_rating_before": mine.rating_before if mine is not None else None,
+        "my_rating_after": mine.rating_after if mine is not None else None,
+        "my_rating_change": _rating_change(mine) if mine is not None else "",
+        # A finished game's page offers the rematch (in its result) and the analysis.
+        "rematch_url": f"{game_url(game.pk)}#game-actions",
+        "analysis_url": f"{game_url(game.pk)}#analysis",
+        "lobby_url": settings.SITE_URL + reverse("games:lobby"),
+        # For a rematch's invitation: the game it is a rematch of.
+        "rematch_of_url": game_url(game.rematch_of_id) if game.rematch_of_id else "",
     }
+
+
+def _rating_change(seat: Seat) -> str:
+    """ "+12", "-3" or "±0"; "" for a seat without a rating change (an unrated game)."""
+    if seat.rating_before is None or seat.rating_after is None:
+        return ""
+    change = seat.rating_after - seat.rating_before
+    return f"+{change}" if change > 0 else str(change) if change < 0 else "±0"
 
 
 def _digest_context(digest: Notification) -> dict[str, Any]:

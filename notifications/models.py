@@ -26,6 +26,9 @@ class Notification(models.Model):
         INVITATION_DECLINED = "invitation_declined", _("Invitation declined")
         # To the other players of a game: a player resigned (`games.services.game_resign`).
         RESIGNED = "resigned", _("Player resigned")
+        # To those who joined or are invited: the creator called the game off before it started
+        # (`games.services.game_cancel`).
+        GAME_CANCELLED = "game_cancelled", _("Game cancelled")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -114,6 +117,7 @@ class Notification(models.Model):
                         "digest",
                         "invitation_declined",
                         "resigned",
+                        "game_cancelled",
                     ]
                 ),
                 name="notification_kind_choice",
@@ -143,6 +147,8 @@ PREFERENCE_FIELDS = {
     # with invitations, a player's resignation with the game's end.
     Notification.Kind.INVITATION_DECLINED: "email_invitation",
     Notification.Kind.RESIGNED: "email_game_over",
+    # A game called off before it started goes with the invitations that made it.
+    Notification.Kind.GAME_CANCELLED: "email_invitation",
 }
 
 

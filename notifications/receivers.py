@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from games import effects
-from notifications import seen, services
+from notifications import seen, selectors, services
+from notifications.models import Notification
 
 
 def tell_players(
@@ -25,6 +26,11 @@ def tell_players(
     """An email per recipient (by their choice), in the outbox: one per player, game, ply and
     kind, or for an event that may come again at the same ply, one per event
     (`services.event_ply`)."""
+    if kind == Notification.Kind.GAME_CANCELLED:
+        services.invitations_drop(game_id=game_id)
+        recipient_ids = selectors.told_of_cancelled_game(
+            game_id=game_id, recipient_ids=recipient_ids
+        )
     if repeatable:
         ply = services.event_ply(game_id=game_id, kind=kind, at_least=ply)
     services.notify_players(

@@ -8,10 +8,10 @@ from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 
-from accounts.models import Profile
+from accounts.models import Delivery, Profile
 from games.models import Game, LogEntry, Seat
 from games.selectors import seats_to_move
-from notifications.models import Notification
+from notifications.models import PREFERENCE_FIELDS, Notification
 
 
 def _waiting_seats() -> Any:
@@ -101,6 +101,25 @@ def invitation_obsolete(*, user_id: Any, game_id: Any) -> str:
     return ""
 
 
+def told_of_cancelled_game(*, game_id: Any, recipient_ids: Iterable[Any]) -> list[Any]:
+    """Of `recipient_ids`, the players of a cancelled game who are to hear that it is off:
+    those who joined it, and those invited whose invitation email reached them. An invitation
+    not sent yet (in its grace period, held for a digest not sent yet, or never sent) is simply
+    dropped (`services.invitations_drop`), and so is its cancellation: nobody hears of a game
+    that is already off. One query."""
+    reached = Notification.objects.filter(
+        kind=Notification.Kind.INVITATION,
+        game_id=game_id,
+        recipient_id=OuterRef("user_id"),
+        status=Notification.Status.SENT,
+    )
+    return list(
+        Seat.objects.filter(game_id=game_id, user_id__in=list(recipient_ids))
+        .filter(~Q(invitation=Seat.Invitation.PENDING) | Exists(reached))
+        .values_list("user_id", flat=True)
+    )
+
+
 def invitation_emailed_since(*, notification: Notification, since: datetime.datetime) -> bool:
     """Whether another invitation email from the same player (the creator of the game: for a
     rematch, the player who asked for it) to the same recipient went, or is going, since
@@ -118,3 +137,13 @@ def invitation_emailed_since(*, notification: Notification, since: datetime.date
         .exclude(pk=notification.pk)
         .exists()
     )
+
+
+def unsubscribed_from(*, player: Any, kind: str) -> bool:
+    """Whether `player` gets no email of `kind` already (what the unsubscribe link would do is
+    done): the digest turned off, or the kind's choice on the settings page set to never."""
+    profile = player.profile
+    if kind == Notification.Kind.DIGEST:
+        return not profile.email_digest
+    field = PREFERENCE_FIELDS.get(Notification.Kind(kind))
+    return field is not None and getattr(profile, field) == Delivery.NEVER

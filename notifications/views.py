@@ -6,7 +6,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from notifications import services
+from notifications import selectors, services
 from notifications.models import Notification, kinds_sharing_choice
 from notifications.tokens import BadToken, unsubscribe_token_read
 
@@ -19,7 +19,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: ask to confirm (mail scanners follow links; a GET changes nothing). POST: do it."""
     try:
         user_id, kind = unsubscribe_token_read(token)
-        player = get_user_model().objects.get(pk=user_id)
+        player = get_user_model().objects.select_related("profile").get(pk=user_id)
     except (BadToken, get_user_model().DoesNotExist):
         response = render(request, "notifications/unsubscribe_invalid.html", status=400)
     else:
@@ -32,7 +32,11 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
                 Notification.Kind(k).label.lower() for k in kinds_sharing_choice(kind) if k != kind
             ),
         }
-        if request.method == "POST":
+        if selectors.unsubscribed_from(player=player, kind=kind):
+            # The link opened again (or posted twice): nothing to do, and the page says so.
+            context["already"] = True
+            response = render(request, "notifications/unsubscribed.html", context)
+        elif request.method == "POST":
             services.unsubscribe(user_id=user_id, kind=kind)
             response = render(request, "notifications/unsubscribed.html", context)
         else:

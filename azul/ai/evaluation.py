@@ -7,7 +7,8 @@ the search's move ordering, its rollout policy and the end of its rollouts all u
 - :func:`placement_worths`: what a take is worth: that gain if the tiles fill their pattern
   line (else a little per tile waiting), less the floor penalty the overflow and the marker cost.
 - :func:`evaluate_board` and :func:`rewards`: what a board is worth between rounds, and each
-  player's reward where a rollout stopped (its worth against the best opponent's).
+  player's reward where a rollout stopped (its worth against the best opponent's); the
+  :func:`margin` alone, in points, is what the post-game analysis reports.
 
 The numbers come from :class:`Weights` (tuned in ``tools/BOTS.md``); greedy's are its own
 (:mod:`.bots`). Walls are bitmasks here: bit ``row * 5 + column`` is set when that space holds a
@@ -217,11 +218,24 @@ def worths(state: State, rounds: int, weights: Weights) -> list[float]:
     return values
 
 
+def margin(values: Sequence[float], player: int) -> float:
+    """``player``'s worth minus the best opponent's (:func:`worths`): the final score margin,
+    in points, that the evaluation expects where a rollout stopped (the margin itself once the
+    game is over). The post-game analysis judges moves by it (:mod:`.judge`)."""
+    return values[player] - max(w for q, w in enumerate(values) if q != player)
+
+
 def rewards(state: State, rounds: int, weights: Weights, searcher: int = -1) -> list[float]:
     """Every player's reward where a rollout stopped: its worth minus the best opponent's, plus
     its share of its own worth (``own_weight``, or ``rival_own_weight`` for the ``searcher``'s
     opponents), plus or minus ``win_bonus`` in a finished game."""
-    values = worths(state, rounds, weights)
+    return rewards_of(state, worths(state, rounds, weights), weights, searcher)
+
+
+def rewards_of(
+    state: State, values: list[float], weights: Weights, searcher: int = -1
+) -> list[float]:
+    """:func:`rewards` from the players' :func:`worths` ``values``, already computed."""
     over = state.phase == "over"
     keys: list[float] = []
     if over:  # equal scores: the most complete rows wins (rulebook), worth a fraction of a point

@@ -21,7 +21,11 @@ tiles missing count most), wall adjacency (neighbouring tiles make later tiles s
 tiles waiting on pattern lines, and the first-player marker. A player's reward
 (:func:`.evaluation.rewards`) is its worth minus the best opponent's, plus ``own_weight`` times
 its own worth (so that two searchers build their walls instead of only spoiling each other's);
-a finished game uses the final scores and a bonus for winning.
+a finished game uses the final scores and a bonus for winning. The reward steers the search;
+beside it the search reports, for each root move, its mean *margin* (the searcher's worth minus
+the best opponent's, without the reward's own-worth share or win bonus: the final score margin
+in points as the evaluation expects it, ``SearchStats.margins``), which the post-game analysis
+compares moves by (:mod:`.judge`).
 
 Budgets: ``iterations`` (a fixed number of tree iterations, deterministic for a seed) or
 ``budget`` (seconds of wall clock, with a safety margin: :func:`.tree.deadline_for`); with both
@@ -37,7 +41,7 @@ from azul.mechanics import apply_deal, draw, take, tally
 from azul.notation import Move, Take
 from azul.state import State
 
-from .evaluation import DEFAULT, Weights, rewards
+from .evaluation import DEFAULT, Weights, margin, rewards_of, worths
 from .policy import Knowledge, options, play_round
 from .tree import Node, SearchStats, most_visited, require_budget
 
@@ -54,13 +58,16 @@ def search(
     stats: SearchStats | None = None,
     weights: Weights = DEFAULT,
     include: Take | None = None,
+    include_share: float = 0.0,
 ) -> Move:
     """The strong search's move for ``player`` in a factory-offer ``state`` (see the module
     docstring). Stops after ``iterations`` or at ``deadline`` (``time.perf_counter``).
 
     ``include`` (a legal move) is searched first among the root's moves even if the pruning
     would drop it, so that ``stats`` values it: the post-game analysis judges a move played
-    against the best one found."""
+    against the best one found. With ``include_share``, at least that share of the iterations
+    goes through ``include`` (a move the search drops after a few unlucky rollouts would else
+    keep their mean: the analysis wants its worth as well measured as the best move's)."""
     require_budget(iterations, deadline)
     know = Knowledge(state, weights)
     root = Node(player)
@@ -71,28 +78,45 @@ def search(
     if len(root.moves) == 1:
         if stats is not None:
             stats.values = [(root.moves[0], 0.0, 0)]
+            stats.margins = {}
         return root.moves[0]
     offered = sum(state.center) + sum(map(sum, state.factories))
     extend = offered <= weights.extend_below
     clock = time.perf_counter
     done = 0
+    margins = [0.0] * len(root.moves)
     limit = iterations if iterations is not None else 1 << 62
     # at least one iteration: a process left unscheduled past a tiny budget still searches
+    forced = include is not None and include_share > 0
     while done < limit and (not done or deadline is None or clock() < deadline):
-        _iterate(know, state, root, rng, extend)
+        first = 0 if forced and root.counts[0] < include_share * (done + 1) else -1
+        _iterate(know, state, root, rng, extend, margins, first)
         done += 1
-    return most_visited(root, done, stats)
+    move = most_visited(root, done, stats)
+    if stats is not None:
+        stats.margins = {
+            m: margins[i] / root.counts[i] for i, m in enumerate(root.moves) if root.counts[i]
+        }
+    return move
 
 
 def _iterate(
-    know: Knowledge, root_state: State, root: Node, rng: random.Random, extend: bool
+    know: Knowledge,
+    root_state: State,
+    root: Node,
+    rng: random.Random,
+    extend: bool,
+    margins: list[float],
+    first: int = -1,
 ) -> None:
-    """One iteration: descend the tree to a new node, play the round out, back the rewards up."""
+    """One iteration: descend the tree to a new node (through the root's move ``first`` if it
+    is not -1), play the round out, back the rewards up, and add the searcher's margin (in
+    points) to its root move's in ``margins``."""
     state = root_state.copy()
     path = []
     node = root
     while True:
-        i = node.select(know.weights)
+        i = node.select(know.weights) if first < 0 or node is not root else first
         path.append((node, i))
         move = node.moves[i]
         take(state, node.player, move[0], move[1], move[2])
@@ -110,7 +134,9 @@ def _iterate(
         apply_deal(state, [tally(f) for f in draw(state, rng)])
         play_round(know, state, rng)
         rounds = max(0, rounds - 1)
-    reward = rewards(state, rounds, know.weights, root.player)
+    values = worths(state, rounds, know.weights)
+    reward = rewards_of(state, values, know.weights, root.player)
+    margins[path[0][1]] += margin(values, root.player)
     for node, i in path:
         node.visits += 1
         node.counts[i] += 1

@@ -57,9 +57,11 @@ class Node:
 
 @dataclass
 class SearchStats:
-    """What a search did: the move, tree iterations (each ends in one rollout), time, and the
+    """What a search did: the move, tree iterations (each ends in one rollout), time, the
     root moves it tried with their mean reward (points for the mover) and visits, most visited
-    first."""
+    first, and (the strong search's, :func:`.search.search`) each tried root move's mean final
+    score margin in points (``margins``: the mover's worth minus the best opponent's where the
+    rollouts stopped)."""
 
     move: Move | None = None
     iterations: int = 0
@@ -67,6 +69,7 @@ class SearchStats:
     cpu_seconds: float = 0.0
     budget: float | None = None
     values: list[tuple[Move, float, int]] = field(default_factory=list)
+    margins: dict[Move, float] = field(default_factory=dict)
 
     @property
     def rollouts(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -16,7 +17,9 @@ from drf_spectacular.utils import (
 from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.utils.urls import replace_query_param
+from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
 from core.api import ErrorSerializer, PageNumbers, validated_input
@@ -28,6 +31,7 @@ from games.presenters import game as game_presenters
 from games.presenters import lists
 from games.serializers import (
     GameCreateInputSerializer,
+    GameInvitedViewSerializer,
     GameLogSerializer,
     GameSummarySerializer,
     GameViewSerializer,
@@ -165,7 +169,7 @@ class GameListApi(ThrottledMessages, GameApiBase):
         summary="Create a game",
         request=GameCreateInputSerializer,
         responses={
-            201: GameViewSerializer,
+            201: GameInvitedViewSerializer,
             400: ERRORS[400],
             409: ERRORS[409],
             413: ERRORS[413],
@@ -187,7 +191,11 @@ class GameListApi(ThrottledMessages, GameApiBase):
             ],
             contribution=values.get("contribution"),
         )
-        return self.game_view_response(request, game, status.HTTP_201_CREATED)
+        response = self.game_view_response(request, game, status.HTTP_201_CREATED)
+        response.data["invitees_not_emailed"] = [
+            u.get_username() for u in game_presenters.invitees_not_emailed(game)
+        ]
+        return response
 
 
 def _answers_now(view: dict[str, Any]) -> bool:
@@ -311,3 +319,32 @@ class GameMovesApi(GameApiBase):
             expected_ply=data["expected_ply"],
         )
         return self.game_view_response(request, game, status.HTTP_201_CREATED)
+
+
+class GamesWaitingApi(APIView):
+    """How many active games wait for the caller's move: the count every page's header and title
+    show, which the pages' script (static/games/waiting.js) asks for now and then to keep an open
+    tab's count true. Read from the cache the pages' count is kept in (`games_waiting_count`),
+    and throttled per player beyond the API's own rate (`games_waiting`)."""
+
+    throttle_scope = "games_waiting"
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return [*super().get_throttles(), ScopedRateThrottle()]
+
+    class GamesWaitingSerializer(serializers.Serializer):
+        games_waiting = serializers.IntegerField(
+            help_text="active games where it is your turn", min_value=0
+        )
+
+    @extend_schema(
+        operation_id="games_waiting",
+        summary="How many games wait for your move",
+        responses={200: GamesWaitingSerializer, 429: ERRORS[429]},
+    )
+    def get(self, request: AuthenticatedRequest) -> Response:
+        response = Response(
+            {"games_waiting": selectors.games_waiting_count(user_id=request.user.pk)}
+        )
+        patch_cache_control(response, private=True, no_cache=True)
+        return response

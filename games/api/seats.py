@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
+from accounts.selectors import without_invitation_emails
 from core.api import ErrorSerializer, PageNumbers, validated_input
 from games import selectors, services
 from games.api.base import ERRORS, GameApiBase
@@ -24,6 +25,7 @@ from games.models import Game
 from games.presenters import lists
 from games.serializers import (
     ContributionInputSerializer,
+    GameInvitedViewSerializer,
     GameViewSerializer,
     InvitationInputSerializer,
     LobbyPageSerializer,
@@ -220,7 +222,7 @@ class GameSeatInviteApi(ThrottledMessages, GameApiBase):
             " (an unanswered invitation to it is withdrawn)."
         ),
         request=SeatInviteInputSerializer,
-        responses={**SEAT_RESPONSES, 429: ERRORS[429]},
+        responses={**SEAT_RESPONSES, 200: GameInvitedViewSerializer, 429: ERRORS[429]},
     )
     def post(self, request: AuthenticatedRequest, game_id: str, position: str) -> Response:
         data = validated_input(SeatInviteInputSerializer, request.data)
@@ -230,7 +232,12 @@ class GameSeatInviteApi(ThrottledMessages, GameApiBase):
             position=_position(position),
             username=data["username"],
         )
-        return self.game_view_response(request, game)
+        response = self.game_view_response(request, game)
+        seat = next(s for s in game.seat_list if s.position == _position(position))
+        response.data["invitees_not_emailed"] = [
+            u.get_username() for u in without_invitation_emails(users=[seat.user])
+        ]
+        return response
 
 
 class GameSeatOpenApi(GameApiBase):

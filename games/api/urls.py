@@ -10,8 +10,9 @@ app_name = "games_api"
 
 urlpatterns = [
     path("games/", game_apis.GameListApi.as_view(), name="games"),
-    # Before "games/<game_id>/", which would take "import" for a game id.
+    # Before "games/<game_id>/", which would take "import" and "waiting" for game ids.
     path("games/import/", record.GameImportApi.as_view(), name="import"),
+    path("games/waiting/", game_apis.GamesWaitingApi.as_view(), name="waiting"),
     path("games/<str:game_id>/", game_apis.GameDetailApi.as_view(), name="game"),
     path(
         "games/<str:game_id>/legal-moves/",

@@ -24,6 +24,7 @@ from games.models import Game
 from games.presenters.deals import deals_line
 from games.presenters.game import game_view
 from games.presenters.moves import move_rows
+from games.presenters.names import game_title, players_title
 from games.presenters.scoring import game_over_banner, round_scored
 
 SYMBOLS = {
@@ -203,7 +204,7 @@ def board_display(view: dict[str, Any]) -> dict[str, Any]:
         }
         for number, tiles in enumerate(state["factories"], 1)
     ]
-    center_tiles = _tiles_html(state["center"], "C", _("Centre"), takes)
+    center_tiles = _tiles_html(state["center"], "C", _("Center"), takes)
     marker_in_center = phase == "take" and state.get("marker_holder") is None
     gray = state["variant"] == "gray"
     players_by_seat = {p["position"]: p for p in view["players"]}
@@ -253,6 +254,7 @@ def board_page(game: Game, viewer: User | AnonymousUser | None) -> dict[str, Any
     view = game_view(game=game, viewer=viewer)
     board = board_display(view) if view["state"] else None
     names = {p["position"]: p["display_name"] or p["username"] for p in view["players"]}
+    in_order = [names[p["position"]] for p in view["players"]]
     boards = board["boards"] if board else []
     to_move = set(view["to_move"])
     viewer_board = next((b for b in boards if b["is_viewer"]), None)
@@ -277,6 +279,11 @@ def board_page(game: Game, viewer: User | AnonymousUser | None) -> dict[str, Any
         "result_rows": result_rows,
         "game_over": game_over,
         "has_open_seat": any(p["is_open"] for p in view["players"]),
+        # Who plays the game ("alice v bob"), and its title: the page's, and its heading's.
+        "players_title": players_title(in_order),
+        "game_title": game_title(
+            in_order, status=view["status"], round_number=board["round"] if board else None
+        ),
         # The commitment to the deals, and once the game is over the seed (`_deals.html`).
         "deals": deals_line(view["deals"]),
     }

@@ -14,18 +14,18 @@ from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_l
 
 TEMPLATES = (
     # the notation
-    gettext_noop("unknown colour %(name)s (colours are %(colors)s)"),
+    gettext_noop("unknown color %(name)s (colors are %(colors)s)"),
     gettext_noop("%(what)s must be a number from %(low)s to %(high)s, not %(text)s%(example)s"),
     gettext_noop("%(what)s must be from %(low)s to %(high)s, not %(value)s%(example)s"),
     gettext_noop("a move is text like 'F3 blue 2', not %(type)s"),
     gettext_noop("empty move: write it like 'F3 blue 2', 'C red floor' or 'wall 2 4'"),
     gettext_noop("move text is too long: write it like 'F3 blue 2'"),
     gettext_noop("a wall tiling has a line and a column%(example)s"),
-    gettext_noop("a move has a source, a colour and a destination%(example)s"),
+    gettext_noop("a move has a source, a color and a destination%(example)s"),
     gettext_noop("unknown source %(source)s: use F1-F9 or C%(example)s"),
     # the rules: deals
     gettext_noop("a deal lists the tiles of each of the %(factories)s factories"),
-    gettext_noop("factory %(factory)s: a deal lists each factory's tiles as colour names"),
+    gettext_noop("factory %(factory)s: a deal lists each factory's tiles as color names"),
     gettext_noop("factory %(factory)s: %(reason)s"),
     gettext_noop(
         "factory %(factory)s must get %(count)s tiles, not %(got)s"
@@ -52,7 +52,7 @@ TEMPLATES = (
     gettext_noop("players %(players)s are each choosing wall spaces: say which one moves"),
     gettext_noop("player %(player)s has no wall space to choose now"),
     # the rules: the factory offer
-    gettext_noop("unknown colour %(value)s"),
+    gettext_noop("unknown color %(value)s"),
     gettext_noop("unknown destination %(value)s: pattern lines 1-5 or the floor"),
     gettext_noop(
         "there is no factory %(source)s: a %(players)s-player game has factories 1-%(factories)s"

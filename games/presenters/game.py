@@ -16,13 +16,14 @@ from django.utils import timezone, translation
 
 import azul
 from accounts.models import User
+from accounts.selectors import without_invitation_emails
 from core.cache import cached
 from games import selectors
 from games.errors import GameNotFound
 from games.models import Game, Seat
 from games.presenters.deals import deals_view
 from games.presenters.moves import deal_text
-from games.presenters.names import player_name, seat_name
+from games.presenters.names import player_name, seat_name, seat_names
 from games.standings import resigned_last
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "game_players",
     "game_view",
     "game_view_cached",
+    "invitees_not_emailed",
     "result_view",
 ]
 
@@ -50,6 +52,7 @@ def game_players(
     """The game's seats as its players, in seat order (`game.seat_list`, no query)."""
     to_move = set(state.to_move) if state is not None else set()
     scores = state.scores if state is not None else []
+    names = seat_names(game.seat_list)
     players = []
     for seat in game.seat_list:
         user = seat.user
@@ -59,7 +62,7 @@ def game_players(
                 "position": seat.position,
                 "kind": seat.kind,
                 "username": user.get_username() if user else None,
-                "display_name": seat_name(seat),
+                "display_name": names[seat.position],
                 "bot_level": seat.bot_level if computer else None,
                 "invitation": seat.invitation,
                 "is_open": seat.is_open,
@@ -211,6 +214,17 @@ def game_log_view(*, game_id: Any) -> dict[str, Any]:
     return {"ply": len(entries), "entries": entries}
 
 
+def invitees_not_emailed(game: Game) -> list[User]:
+    """The players invited to `game` who turned invitation emails off (they see the
+    invitation when they next visit), from its seats as a service left them: no query."""
+    invited = [
+        s.user
+        for s in game.seat_list
+        if s.user is not None and s.invitation == Seat.Invitation.PENDING
+    ]
+    return without_invitation_emails(users=invited)
+
+
 # -- what the viewer may do besides moving ------------------------------------------------------
 
 
@@ -237,7 +251,7 @@ def game_actions(*, game_id: Any, viewer: User | AnonymousUser | None) -> dict[s
         and game.created_by_id == viewer_id
         and game.status == Game.Status.OPEN
     )
-    return {
+    actions: dict[str, Any] = {
         "game_id": game.id,
         "status": game.status,
         "is_player": mine is not None,
@@ -269,3 +283,9 @@ def game_actions(*, game_id: Any, viewer: User | AnonymousUser | None) -> dict[s
         ],
         "can_cancel": creator,
     }
+    # A declined seat waits for the creator's choice; an invitation not answered yet waits for
+    # the invitee (the creator may still give the seat to someone else).
+    to_fill = actions["seats_to_fill"]
+    actions["seats_declined"] = [s for s in to_fill if s["declined_by"]]
+    actions["seats_invited"] = [s for s in to_fill if not s["declined_by"]]
+    return actions

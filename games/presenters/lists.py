@@ -16,7 +16,7 @@ from accounts.models import User
 from games import selectors
 from games.models import Game, Seat
 from games.presenters.game import game_overview
-from games.presenters.names import player_name, seat_name
+from games.presenters.names import player_name, seat_names
 
 
 def game_summary(*, game: Game, viewer: User | AnonymousUser | None) -> dict[str, Any]:
@@ -140,7 +140,7 @@ def declined_invitations(*, user: User) -> list[dict[str, Any]]:
                 if s.is_declined
             ],
             "others": [
-                seat_name(s, vacant="")
+                seat_names(game.seat_list)[s.position]
                 for s in game.seat_list
                 if s.user_id != user.pk and (s.user_id is not None or s.kind == Seat.Kind.COMPUTER)
             ],
@@ -158,13 +158,19 @@ def history_rows(games: Any) -> list[dict[str, Any]]:
 def home_games(*, user: User) -> dict[str, Any]:
     """What the signed-in player's home page shows of their games: those awaiting their move,
     how many others are running, how many invitations wait for an answer, and the notices of
-    declined invitations (`declined_invitations`)."""
+    declined invitations (`declined_invitations`), and whether they have had no game at all
+    (`first_visit`)."""
     groups = games_for_user(user=user)
+    invitation_count = selectors.pending_invitations(user=user).count()
     return {
         "my_turn": groups["my_turn"],
         "waiting_count": len(groups["waiting"]),
-        "invitation_count": selectors.pending_invitations(user=user).count(),
+        "invitation_count": invitation_count,
         "declined": declined_invitations(user=user),
+        # A new player, with no game yet of any kind: greeted, and shown where to start.
+        "first_visit": not (
+            groups["my_turn"] or groups["waiting"] or groups["finished"] or invitation_count
+        ),
     }
 
 

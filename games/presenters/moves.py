@@ -14,8 +14,9 @@ from typing import Any, Literal, NotRequired, TypedDict
 from django.utils.translation import gettext as _
 
 from games.presenters.names import position_name
+from games.selectors import ServerMove
 
-__all__ = ["MoveRow", "deal_text", "move_rows", "with_names"]
+__all__ = ["MoveRow", "deal_text", "move_rows", "server_move_note", "with_names"]
 
 
 def deal_text(tiles: Sequence[Sequence[str]]) -> str:
@@ -35,6 +36,18 @@ def with_names(scoring: Mapping[str, Any], names: Mapping[int, str]) -> dict[str
     }
 
 
+def server_move_note(why: str) -> str:
+    """What the move list says beside a move the server made for a person's seat, by why it
+    made it (`selectors.ServerMove`), in the active language."""
+    notes = {
+        ServerMove.TIMEOUT: _("(time ran out: the server moved)"),
+        ServerMove.RESIGNED: _("(resigned: the computer moved)"),
+        ServerMove.TAKEOVER: _("(after three timeouts: the computer moved)"),
+        ServerMove.PLAYED_OUT: _("(the result was settled: the computer moved)"),
+    }
+    return notes.get(why, _("(the computer moved)"))
+
+
 class MoveRow(TypedDict):
     """One log entry in the move list.
 
@@ -42,9 +55,11 @@ class MoveRow(TypedDict):
     point shown (the replay), `since` whether the entry came after the viewer's own last move
     (the board's "since you last played"). A deal has `round` and `text` (`deal_text`); a move
     has its `player`, `name`, `move` (notation), `timeout` (made by the server when the player's
-    time ran out) and the wall tiles it `earned` at its round's tiling (with their `points`,
-    `earned_total` in all). `tiling` is the round's scoring, with names, after the entry that
-    completed its wall tiling; None otherwise."""
+    time ran out), `server` (why the server made it for the seat's player, a
+    `selectors.ServerMove` value; "" for a move its player made, and for a computer seat's own)
+    with its `server_note` in words, and the wall tiles it `earned` at its round's tiling (with
+    their `points`, `earned_total` in all). `tiling` is the round's scoring, with names, after
+    the entry that completed its wall tiling; None otherwise."""
 
     ply: int
     kind: Literal["deal", "move"]
@@ -57,13 +72,18 @@ class MoveRow(TypedDict):
     name: NotRequired[str]
     move: NotRequired[str]
     timeout: NotRequired[bool]
+    server: NotRequired[str]
+    server_note: NotRequired[str]
     earned: NotRequired[list[dict[str, Any]]]
     earned_total: NotRequired[int]
 
 
-def _last_own_move(entries: Sequence[Mapping[str, Any]], viewer_seat: int | None) -> int | None:
-    """The index of the viewer's own last move: not one the server made for them when their time
-    ran out."""
+def _last_own_move(
+    entries: Sequence[Mapping[str, Any]], server: Mapping[int, str], viewer_seat: int | None
+) -> int | None:
+    """The index of the viewer's own last move: not one the server made for them (`server`, the
+    summary's `server_moves`: at a timeout, after they resigned, ...). None when they have made
+    none themselves."""
     if viewer_seat is None:
         return None
     return max(
@@ -73,6 +93,7 @@ def _last_own_move(entries: Sequence[Mapping[str, Any]], viewer_seat: int | None
             if entry.get("kind") == "move"
             and entry.get("player") == viewer_seat
             and not entry.get("timeout")
+            and index not in server
         ),
         default=None,
     )
@@ -92,7 +113,8 @@ def move_rows(
     marked `since`."""
     entries = summary["entries"]
     rounds, tiled_after, points = summary["rounds"], summary["tiled_after"], summary["points"]
-    last_own = _last_own_move(entries, viewer_seat)
+    server = summary.get("server_moves", {})
+    last_own = _last_own_move(entries, server, viewer_seat)
     rows: list[MoveRow] = []
     round_number = 0
     for index, entry in enumerate(entries):
@@ -114,6 +136,7 @@ def move_rows(
         else:
             player = entry["player"]
             earned = points.get(index, [])
+            why = server.get(index, ServerMove.TIMEOUT if entry.get("timeout") else "")
             row = MoveRow(
                 ply=ply,
                 kind="move",
@@ -124,6 +147,8 @@ def move_rows(
                 name=names.get(player) or position_name(player),
                 move=entry.get("move", ""),
                 timeout=bool(entry.get("timeout")),
+                server=why,
+                server_note=server_move_note(why) if why else "",
                 earned=earned,
                 earned_total=sum(line["points"] for line in earned),
             )

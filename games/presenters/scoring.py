@@ -30,14 +30,14 @@ def _tiling_detail(player: dict[str, Any]) -> str:
 
 
 def _bonus_detail(standing: dict[str, Any]) -> str:
-    """ "+19 (rows +2, columns +7, colours +10) → 71": one player's end-of-game bonuses, from a
+    """ "+19 (rows +2, columns +7, colors +10) → 71": one player's end-of-game bonuses, from a
     finished game's standings (`presenters.game.result_view`)."""
     parts = [
         label % {"points": _signed(standing[key])}
         for key, label in (
             ("row_bonus", _("rows %(points)s")),
             ("column_bonus", _("columns %(points)s")),
-            ("color_bonus", _("colours %(points)s")),
+            ("color_bonus", _("colors %(points)s")),
         )
         if standing[key]
     ]

@@ -23,7 +23,7 @@ from games.errors import GameError
 from games.models import Game
 from games.presenters.board import board_display
 from games.presenters.moves import move_rows, with_names
-from games.presenters.names import position_name, seat_name
+from games.presenters.names import game_title, players_title, position_name, seat_names
 from games.record.chart import score_chart
 from games.record.summary import replay_summary, require_started, state_at
 from games.selectors import resigned_positions
@@ -34,6 +34,7 @@ __all__ = [
     "parse_ply",
     "replay_is_public",
     "replay_page",
+    "replay_points",
     "replay_visible",
     "require_started",
 ]
@@ -91,12 +92,13 @@ def parse_ply(raw: str | None, *, last: int) -> int:
 def _players(game: Game, state: azul.State) -> list[dict[str, Any]]:
     """The seats as `board_display` reads them, to move as of the replayed `state`."""
     to_move = set(state.to_move)
+    names = seat_names(game.seat_list)
     return [
         {
             "position": seat.position,
             "kind": seat.kind,
             "username": seat.user.get_username() if seat.user is not None else None,
-            "display_name": seat_name(seat),
+            "display_name": names[seat.position],
             "autoplay": seat.autoplay,
             "away_until": None,
             "is_to_move": seat.position in to_move,
@@ -173,6 +175,26 @@ def replay_page(*, game: Game, ply: int) -> dict[str, Any]:
     all when the game's summary is in the cache; the engine replays at most one round.
     """
     summary = replay_summary(game=game)
+    page = _point(game, summary, ply)
+    names = page["names"]
+    return page | {
+        "rows": move_rows(summary, names, current_ply=ply),
+        "rounds": [with_names(r, names) for r in summary["rounds"]],
+        "chart": score_chart(summary["rounds"], names),
+        "result": _result(game, summary["final"], names),
+    }
+
+
+def replay_points(*, game: Game) -> list[dict[str, Any]]:
+    """The replay page at every point of the log so far, 0 to `game.ply` (a game in progress:
+    up to now, nothing past it), from one summary: what the page's script steps through without
+    asking the server again (`games/_replay_point.html`)."""
+    summary = replay_summary(game=game)
+    return [_point(game, summary, ply) for ply in range(game.ply + 1)]
+
+
+def _point(game: Game, summary: dict[str, Any], ply: int) -> dict[str, Any]:
+    """What changes from one point to the next: the board, the line on it, the buttons."""
     state = state_at(summary, ply)
     state_data = state.to_dict()
     players = _players(game, state)
@@ -206,9 +228,12 @@ def replay_page(*, game: Game, ply: int) -> dict[str, Any]:
         # What `_board_main.html` reads of the game: "to move" badges are shown while the
         # replayed point is still being played.
         "board_game": {"status": "finished" if state.phase == "over" else "active"},
-        "rows": move_rows(summary, names, current_ply=ply),
-        "rounds": [with_names(r, names) for r in summary["rounds"]],
-        "chart": score_chart(summary["rounds"], names),
-        "result": _result(game, summary["final"], names),
         "names": names,
+        # Who plays it, and where the game is now (not at the point shown).
+        "players_title": players_title([names[p["position"]] for p in players]),
+        "title": game_title(
+            [names[p["position"]] for p in players],
+            status=game.status,
+            round_number=summary["final"]["round"],
+        ),
     }

@@ -34,7 +34,7 @@ class ExportEntrySerializer(serializers.Serializer):
     tiles = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
-        help_text="deal: the colours drawn onto each factory",
+        help_text="deal: the colors drawn onto each factory",
     )
     player = serializers.IntegerField(required=False, help_text="move: the seat, from 0")
     move = serializers.CharField(
@@ -42,6 +42,16 @@ class ExportEntrySerializer(serializers.Serializer):
     )
     timeout = serializers.BooleanField(
         required=False, help_text="move: made by the server when the player's time ran out"
+    )
+    # A plain string rather than choices, like a player's kind (see above).
+    server = serializers.CharField(
+        required=False,
+        help_text=(
+            "move: made by the server for the seat's player, and why: 'timeout' (their time ran"
+            " out), 'resigned' (after they resigned), 'takeover' (after their third timeout) or"
+            " 'played_out' (nobody was left to play for anything); absent: made by the seat's"
+            " holder"
+        ),
     )
 
 

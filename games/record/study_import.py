@@ -22,13 +22,14 @@ from accounts.models import User
 from games.errors import GameError
 from games.models import Game, LogEntry, Seat
 from games.record.export import FORMAT_VERSION
+from games.selectors import ServerMove
 
 MAX_NAME_LENGTH = 150
 MAX_ENTRIES = 2000
 """Far beyond any game's log (a 4-player game runs to a few hundred entries); the request body's
 size limit refuses most longer files first."""
 
-MOVE_KEYS = {"kind", "player", "move", "timeout"}
+MOVE_KEYS = {"kind", "player", "move", "timeout", "server"}
 DEAL_KEYS = {"kind", "tiles"}
 PLAYER_KINDS = ("human", "computer")
 
@@ -99,7 +100,7 @@ def _canonical_entry(index: int, raw: Any, players: int) -> dict[str, Any]:
             for factory in tiles
         ):
             raise InvalidImport(
-                f"{where}: a deal's 'tiles' are one list of colour names per factory.",
+                f"{where}: a deal's 'tiles' are one list of color names per factory.",
                 entry=index,
             )
         if unknown:
@@ -123,6 +124,14 @@ def _canonical_entry(index: int, raw: Any, players: int) -> dict[str, Any]:
         timeout = raw.get("timeout", False)
         if not isinstance(timeout, bool):
             raise InvalidImport(f"{where}: 'timeout' must be true or false.", entry=index)
+        server = raw.get("server")
+        if server is not None and server not in ServerMove.ALL:
+            allowed = ", ".join(repr(why) for why in ServerMove.ALL)
+            raise InvalidImport(
+                f"{where}: 'server' says why the server made the move: one of {allowed},"
+                f" not {server!r}.",
+                entry=index,
+            )
         unknown = set(raw) - MOVE_KEYS
         if unknown:
             raise InvalidImport(f"{where}: unknown field {sorted(unknown)[0]!r}.", entry=index)
@@ -132,6 +141,8 @@ def _canonical_entry(index: int, raw: Any, players: int) -> dict[str, Any]:
             raise InvalidImport(f"{where}: {move!r} is not a move: {exc}", entry=index) from None
         if timeout:
             entry["timeout"] = True
+        if server is not None:
+            entry["server"] = server
         return entry
     raise InvalidImport(f"{where}: 'kind' must be 'deal' or 'move', not {kind!r}.", entry=index)
 

@@ -22,7 +22,7 @@ import azul
 from core.cache import cached
 from games.errors import GameNotFound
 from games.models import Game
-from games.selectors import log_entries
+from games.selectors import log_entries, server_moves
 
 REPLAY_CACHE_SECONDS = 24 * 3600
 """How long a finished game's replay summary is kept: it never goes stale (it is keyed by the
@@ -32,7 +32,7 @@ REPLAY_CACHE_SECONDS_IN_PLAY = 600
 """A game in progress has a new summary at each ply, so each is kept only while it is likely to
 be looked at again (someone stepping through the game so far)."""
 
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2
 """Part of the cache key: bump it when the summary's shape changes, so that no process reads a
 summary written by another version of this module."""
 
@@ -163,14 +163,21 @@ def replay_summary(*, game: Game) -> dict[str, Any]:
     - `rounds`: each completed round's wall tiling, per player (`_round_scoring`);
     - `tiled_after`: entry index -> index in `rounds` of the tiling that entry completed;
     - `points`: entry index -> the wall tiles (and points) that move earned at its round's tiling;
-    - `final`: the state after the whole log.
+    - `final`: the state after the whole log;
+    - `server_moves`: entry index -> why the server made that move for a person's seat
+      (`selectors.server_moves`), for the moves it made.
     """
     first_player = require_started(game)
 
     def summarize() -> dict[str, Any]:
         # Up to the ply the game row says, so that an entry appended since does not slip in.
         records = log_entries(game=game, up_to_ply=game.ply)
-        return _summarize(game, first_player, [record["data"] for record in records])
+        summary = _summarize(game, first_player, [record["data"] for record in records])
+        seats = getattr(game, "seat_list", None)
+        if seats is None:
+            seats = list(game.seats.all())
+        summary["server_moves"] = server_moves(seats=seats, entries=records)
+        return summary
 
     finished = game.status == Game.Status.FINISHED
     return cached(

@@ -7,7 +7,7 @@ future deals exists). Only players see their own legal moves.
 
 - `games`: one game by its id, its version (what everything cached for it is keyed by), the
   viewer's seat and legal moves;
-- `log`: the game's stored log;
+- `log`: the game's stored log, and the moves the server made for a person in it;
 - `lists`: a player's games, the lobby, invitations, declined invitations, rematches;
 - `history`: finished games and a player's record over them;
 - `turns`: whose turn it is across games, and how many wait for a player.
@@ -41,7 +41,14 @@ from games.selectors.lists import (
     user_games,
     user_games_page,
 )
-from games.selectors.log import LogRecord, log_entries
+from games.selectors.log import (
+    TIMEOUTS_BEFORE_TAKEOVER,
+    LogRecord,
+    ServerMove,
+    log_entries,
+    own_moves,
+    server_moves,
+)
 from games.selectors.turns import (
     MAX_PLAYERS,
     WAITING_COUNT_SECONDS,
@@ -58,11 +65,13 @@ __all__ = [
     "MY_GAMES_PAGE_SIZE",
     "GamesPage",
     "MAX_PLAYERS",
+    "TIMEOUTS_BEFORE_TAKEOVER",
     "VIEW_CACHE_SECONDS",
     "WAITING_COUNT_SECONDS",
     "GameVersion",
     "LogRecord",
     "PlayerStats",
+    "ServerMove",
     "UserGames",
     "declined_games",
     "finished_games",
@@ -74,6 +83,7 @@ __all__ = [
     "legal_moves_for",
     "lobby_games",
     "log_entries",
+    "own_moves",
     "parse_game_id",
     "pending_invitations",
     "player_stats",
@@ -82,6 +92,7 @@ __all__ = [
     "seat_legal_moves",
     "seats_to_move",
     "seats_with_rematch",
+    "server_moves",
     "user_games",
     "user_games_page",
     "viewer_seat",

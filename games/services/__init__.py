@@ -23,7 +23,7 @@ ratings) goes through `games.effects`, inside the same transaction.
 Callers use the services from here: `services.move_submit(...)`.
 """
 
-from games.services.clocks import vacation_start
+from games.services.clocks import vacation_end, vacation_start
 from games.services.endings import game_rematch, game_resign
 from games.services.game_settings import (
     BOT_LEVELS,
@@ -72,6 +72,7 @@ __all__ = [
     "seat_open",
     "seat_problems",
     "timeouts_play",
+    "vacation_end",
     "vacation_start",
     "validate_settings",
 ]

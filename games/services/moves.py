@@ -23,7 +23,7 @@ from games.errors import (
     StaleMove,
 )
 from games.models import Game, LogEntry, Seat
-from games.selectors import game_ply, parse_game_id
+from games.selectors import TIMEOUTS_BEFORE_TAKEOVER, game_ply, parse_game_id
 from games.services.endings import play_out, result_settled
 from games.services.locking import (
     human_player_ids,
@@ -40,8 +40,9 @@ from games.services.playing import (
     write_moves,
 )
 
-TIMEOUTS_BEFORE_AUTOPLAY = 3
-"""At a player's third timeout in a game, the computer plays their seat to the end."""
+TIMEOUTS_BEFORE_AUTOPLAY = TIMEOUTS_BEFORE_TAKEOVER
+"""At a player's third timeout in a game, the computer plays their seat to the end (the number
+is the selectors', which tell the moves the computer made for the seat from the log)."""
 
 
 def move_submit(*, game_id: Any, user: User, move: str, expected_ply: int) -> Game:

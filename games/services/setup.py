@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 import azul
 from accounts.models import User
+from accounts.names import player_name
 from games import effects
 from games.errors import GameConflict, InvalidAction
 from games.models import Game, LogEntry, Seat
@@ -252,6 +253,18 @@ def game_cancel(*, game_id: Any, user: User) -> Game:
         game.finished_at = timezone.now()
         game.turn_deadline = None
         game.save(update_fields=["status", "finished_at", "turn_deadline", "updated_at"])
+        # Those who joined, or are invited, hear that it is off (an invitee whose invitation
+        # is still in its grace period hears nothing: that invitation is simply dropped).
+        effects.tell_players(
+            kind="game_cancelled",
+            game=game,
+            recipient_ids=[
+                s.user_id
+                for s in game.seat_list
+                if s.user_id is not None and s.user_id != user.pk and not s.is_declined
+            ],
+            context={"name": player_name(user), "username": user.get_username()},
+        )
         if game.rematch_of_id is not None:
             # The finished game's board offered this rematch: it is drawn afresh (a new version).
             Game.objects.filter(pk=game.rematch_of_id).update(updated_at=game.updated_at)

@@ -15,10 +15,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import VacationForm
 from accounts.http import AuthenticatedHttpRequest
+from accounts.models import User
+from accounts.names import player_name
+from accounts.selectors import without_invitation_emails
 from accounts.settings_page import settings_page
 from games import services, throttles
 from games.errors import GameError, GameNotFound
@@ -47,6 +51,19 @@ def _post_action(
         return None
     messages.success(request, success)
     return game
+
+
+def tell_not_emailed(request: HttpRequest, users: list[User]) -> None:
+    """Say on the page that these invitees will not hear of their invitation by email."""
+    for user in users:
+        messages.info(
+            request,
+            _(
+                "%(name)s does not get invitation emails; they will see the invitation when"
+                " they next visit."
+            )
+            % {"name": player_name(user)},
+        )
 
 
 def _back_to(request: HttpRequest, game_id: UUID) -> HttpResponse:
@@ -96,10 +113,34 @@ def invitation_respond(request: AuthenticatedHttpRequest, game_id: UUID) -> Http
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def game_cancel(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
-    _post_action(request, services.game_cancel, _("The game was cancelled."), game_id=game_id)
-    return redirect("games:my_games")
+    """Cancel a game waiting for players, once confirmed: the board's button (and the notices'
+    on the home page and "My games") posts without `confirm=yes`, and gets this confirmation
+    page (as a GET does), whose button posts `confirm=yes`. No script needed, so the keyboard
+    and every browser get the same two steps."""
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        game = _post_action(
+            request, services.game_cancel, _("The game was cancelled."), game_id=game_id
+        )
+        if game is None:
+            return redirect("games:detail", game_id=game_id)
+        return redirect("games:my_games")
+    try:
+        actions = game_actions(game_id=game_id, viewer=request.user)
+    except GameNotFound as exc:
+        raise Http404(exc.message) from None
+    if not actions["can_cancel"]:
+        messages.error(
+            request,
+            _("You cannot cancel this game: only its creator can, and only before it starts."),
+        )
+        return redirect("games:detail", game_id=game_id)
+    return render(
+        request,
+        "games/cancel_confirm.html",
+        {"game_id": actions["game_id"], "invited": actions["seats_invited"]},
+    )
 
 
 @login_required
@@ -107,7 +148,7 @@ def game_cancel(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
 def seat_invite(request: AuthenticatedHttpRequest, game_id: UUID, position: int) -> HttpResponse:
     """The creator gives a declined (or unanswered) seat to another player."""
     username = request.POST.get("username", "").strip()
-    _post_action(
+    game = _post_action(
         request,
         services.seat_invite,
         _("You invited %(name)s.") % {"name": username},
@@ -116,6 +157,9 @@ def seat_invite(request: AuthenticatedHttpRequest, game_id: UUID, position: int)
         position=position,
         username=username,
     )
+    if game is not None:
+        seat = next(s for s in game.seat_list if s.position == position)
+        tell_not_emailed(request, without_invitation_emails(users=[seat.user]))
     return _back_to(request, game_id)
 
 
@@ -201,7 +245,7 @@ def vacation_start(request: AuthenticatedHttpRequest) -> HttpResponse:
         else:
             assert profile.vacation_until is not None  # what `vacation_start` just set
             with user_zone_activated(request.user):
-                until = local_time_text(profile.vacation_until, "l j F, H:i")
+                until = local_time_text(profile.vacation_until, _("D j M H:i T"))
             messages.success(
                 request,
                 _("Enjoy your vacation: your clocks are stopped until %(until)s.")
@@ -209,3 +253,27 @@ def vacation_start(request: AuthenticatedHttpRequest) -> HttpResponse:
             )
             return redirect("accounts:settings")
     return settings_page(request, vacation_form=form)
+
+
+@login_required
+@require_POST
+def vacation_end(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The settings page's "End my vacation now": the player's clocks run again, and the days
+    not taken are given back."""
+    try:
+        _profile, given_back = services.vacation_end(user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "Welcome back: your clocks are running again, and %(days)s unused day of"
+                " vacation is yours again this year.",
+                "Welcome back: your clocks are running again, and %(days)s unused days of"
+                " vacation are yours again this year.",
+                given_back,
+            )
+            % {"days": given_back},
+        )
+    return redirect("accounts:settings")

@@ -19,6 +19,7 @@ from uuid import UUID
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import timeuntil_filter
@@ -47,7 +48,7 @@ from games.record.summary import replay_summary
 TIME_LEFT_HOLE = "\x00time-left\x00"
 # In the kept markup's key: a release that changes what `_render_board_markup` returns changes
 # it, so that it never reads what an older release kept.
-MARKUP_SHAPE = 3
+MARKUP_SHAPE = 4
 
 
 class BoardMarkup(TypedDict):
@@ -61,6 +62,7 @@ class BoardMarkup(TypedDict):
     is_study: bool
     seat_names: dict[int, str]  # by position
     viewer_position: int | None  # None for a viewer who holds no seat
+    title: str  # the page's title (escaped), as the board's `data-title` has it too
     board: str
     actions: str
 
@@ -82,6 +84,8 @@ def _board_context(version: selectors.GameVersion, viewer: User) -> dict[str, An
         **board_page(game, viewer),
         "is_creator": version.created_by_id == viewer.pk,
         "is_study": game.is_study,
+        # A game waiting for players says when it is a rematch, and of which game.
+        "rematch_of_id": game.rematch_of_id,
         "page_url": reverse("games:detail", args=[version.id]),
         "board_url": reverse("games:board", args=[version.id]),
         "api_move_url": reverse("games_api:moves", args=[version.id]),
@@ -110,6 +114,9 @@ def _render_board_markup(
     context = _board_context(version, viewer)
     context.update(csrf_token=CSRF_HOLE, time_left=TIME_LEFT_HOLE)
     view, game_over = context["game"], context["game_over"]
+    # One title for the page's <title> and the board's `data-title`, which the page's script
+    # shows as a new board is swapped in (whose turn it is changes the title).
+    context.update(page_title=render_to_string("games/_page_title.html", context).strip())
     # What other apps say in a finished game's banner (why it was not rated): `core.panels`,
     # read here, as the markup is rebuilt, rather than by a template tag.
     context.update(
@@ -130,6 +137,7 @@ def _render_board_markup(
         "is_study": context["is_study"],
         "seat_names": context["names"],
         "viewer_position": next((p["position"] for p in view["players"] if p["is_viewer"]), None),
+        "title": context["page_title"],
         "board": render_to_string("games/_board.html", context),
         "actions": (
             render_to_string("games/_game_actions.html", context)
@@ -176,11 +184,17 @@ def _with_holes_filled(
     return mark_safe(html)  # rendered, and escaped, by the template engine
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
-    """The board. POST is the no-JavaScript move form: one legal move in notation."""
-    if request.method == "POST":
+    """The board. POST is the no-JavaScript move form: one legal move in notation.
+
+    A finished game's page is public, like its replay: a visitor who is not signed in sees its
+    board as a watcher does (read-only; a finished game hides nothing). Any other game asks
+    them to sign in first."""
+    if not request.user.is_authenticated:
+        if request.method != "GET" or not _is_finished(game_id):
+            return redirect_to_login(request.get_full_path())
+    elif request.method == "POST":
         form = MoveForm(request.POST)
         if not form.is_valid():
             messages.error(request, _("Choose a move from the list."))
@@ -207,6 +221,9 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
     markup = _board_markup(request, version, on_page=True)
     context = {
         "game": {"id": markup["id"], "status": markup["status"]},
+        "page_title": mark_safe(markup["title"]),  # rendered, and escaped, by the template engine
+        # Whether the board asks before sending a move (static/games/board.js).
+        "confirm_moves": getattr(getattr(request.user, "profile", None), "confirm_moves", "auto"),
         "board": markup["board"],
         "actions": markup["actions"],
         # What other apps show on a game's page (a finished game's analysis): `core.panels`.
@@ -221,6 +238,10 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
         ),
     }
     return render(request, "games/detail.html", context)
+
+
+def _is_finished(game_id: UUID) -> bool:
+    return selectors.finished_games().filter(pk=game_id).exists()
 
 
 @login_required

@@ -11,10 +11,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render, resolve_url
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.http import AuthenticatedHttpRequest
@@ -23,8 +25,11 @@ from games import selectors, services, throttles
 from games.errors import GameError, GameNotFound
 from games.filters import GameHistoryFilter
 from games.forms import GameCreateForm, bot_levels
+from games.models import Game
 from games.presenters import lists
+from games.presenters.game import invitees_not_emailed
 from games.record import replay
+from games.web.actions import tell_not_emailed
 
 
 @login_required
@@ -48,6 +53,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             messages.success(request, _("Your game was created."))
+            tell_not_emailed(request, invitees_not_emailed(game))
             return redirect("games:detail", game_id=game.id)
     context = {
         "form": form,
@@ -123,16 +129,22 @@ def history(request: HttpRequest) -> HttpResponse:
     return render(request, "games/history.html", context)
 
 
-@require_GET
-def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
-    """The board at any point of the log (`?ply=N`, 0 to the game's ply; anything else is a
-    400 saying what is allowed). Finished games are public; a game in progress is shown up to
-    now to whoever may see its board (signed-in users)."""
+def _started_game(game_id: UUID) -> Game:
+    """The game to replay: 404 when there is none, or it has not started (no log yet)."""
     try:
         game = selectors.game_get(game_id=game_id)
         replay.require_started(game)
     except GameNotFound as exc:
         raise Http404(exc.message) from None
+    return game
+
+
+@require_GET
+def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """The board at any point of the log (`?ply=N`, 0 to the game's ply; anything else is a
+    400 saying what is allowed). Finished games are public; a game in progress is shown up to
+    now to whoever may see its board (signed-in users)."""
+    game = _started_game(game_id)
     if not replay.replay_visible(game=game, viewer=request.user):
         return redirect_to_login(request.get_full_path())
     try:
@@ -146,3 +158,23 @@ def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
         "replay_position", request, game=game, ply=ply
     )
     return render(request, "games/replay.html", context)
+
+
+@require_GET
+@gzip_page  # much the same markup at every point: 1 MB for 80 points, 14 kB compressed
+def game_replay_points(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """Every point of the replay as the page shows it (`games/_replay_point.html`), from the
+    first to the game's ply (no further: a game in progress is shown up to now), asked once by
+    the replay page's script so that stepping through the game asks the server nothing more.
+    Seen by whoever may see the replay."""
+    game = _started_game(game_id)
+    if not replay.replay_visible(game=game, viewer=request.user):
+        return JsonResponse({"detail": _("Sign in to see this game.")}, status=403)
+    template = get_template("games/_replay_point.html")
+    points = []
+    for context in replay.replay_points(game=game):
+        context["replay_position_panels"] = panels_render(
+            "replay_position", request, game=game, ply=context["ply"]
+        )
+        points.append(template.render(context))
+    return JsonResponse({"last_ply": game.ply, "points": points})

@@ -28,6 +28,8 @@ urlpatterns = [
     ),
     path("games/<uuid:game_id>/seats/<int:position>/open/", actions.seat_open, name="seat_open"),
     path("games/<uuid:game_id>/replay/", pages.game_replay, name="replay"),
+    path("games/<uuid:game_id>/replay/points/", pages.game_replay_points, name="replay_points"),
     # The settings page's vacation form (accounts/settings.html): it stops the player's clocks.
     path("settings/vacation/", actions.vacation_start, name="vacation"),
+    path("settings/vacation/end/", actions.vacation_end, name="vacation_end"),
 ]

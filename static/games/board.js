@@ -1,6 +1,8 @@
-// The board page: pick a source and colour, then a destination; the move goes to the API and the
+// The board page: pick a source and color, then a destination; the move goes to the API and the
 // server-rendered board partial is swapped in. Legal moves come from the page (json_script), so
-// a destination the rules refuse for the current pick cannot be chosen.
+// a destination the rules refuse for the current pick cannot be chosen. With "confirm moves" on
+// (the player's setting; by default on touch screens) the destination shows the tiles placed,
+// marked as pending, with Confirm and Cancel, and nothing is sent before Confirm.
 (function () {
   "use strict";
 
@@ -9,7 +11,10 @@
   // Live updates (the block at the end): the least time between two looks at the server.
   const POLL_MS = 1000;
   let pick = null; // {source: "F3" | "C", color: "blue"}
+  let pending = null; // the move shown placed, waiting for Confirm: {move, dest, undo: [...]}
   let busy = false;
+  let sendingDisabled = []; // what the sending state disabled, to enable again on failure
+  let sendingFocus = null; // and where the keyboard was
 
   function game() { return document.getElementById("game"); }
 
@@ -46,6 +51,15 @@
     return { source: parts[0], color: parts[1], dest: parts[2] };
   }
 
+  // Whether a destination asks for Confirm first: the player's setting, "auto" meaning on a
+  // touch screen (a coarse pointer), where a mis-tap is easy.
+  function confirmMoves() {
+    const choice = root.dataset.confirmMoves || "auto";
+    if (choice === "on") return true;
+    if (choice === "off") return false;
+    return window.matchMedia("(pointer: coarse)").matches;
+  }
+
   // The page's strings come from Django's JavaScript catalog (/jsi18n/, loaded before this
   // script): gettext() and friends, in the page's language.
   const COLOR_NAMES = {
@@ -58,13 +72,19 @@
 
   function sourceName(source) {
     return source === "C"
-      ? gettext("the centre")
+      ? gettext("the center")
       : interpolate(gettext("factory %(number)s"), { number: source.slice(1) }, true);
   }
 
+  // An error about the move, where the board shows it (role="alert"); brought into view when
+  // the player is elsewhere on the page (on a phone, at their own board).
   function showError(text) {
     const box = game() && game().querySelector(".move-error");
-    if (box) box.textContent = text || "";
+    if (!box) return;
+    box.textContent = text || "";
+    if (!text) return;
+    const where = box.getBoundingClientRect();
+    if (where.top < 0 || where.bottom > window.innerHeight) box.scrollIntoView({ block: "nearest" });
   }
 
   function setHint(text) {
@@ -72,7 +92,36 @@
     if (hint) hint.textContent = text || hint.dataset.default;
   }
 
+  // After a move, or a new board from a live update: the keyboard goes on from the first tile
+  // the player may take (or wall space they may choose); when it is not their turn, from the
+  // board's heading, never from the top of the page.
+  function focusBoard() {
+    const g = game();
+    if (!g) return;
+    let target = g.querySelector("button.take:not(:disabled), button.place:not(:disabled)");
+    if (!target) {
+      target = g.querySelector(".game-status h1");
+      if (target) target.tabIndex = -1;
+    }
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  // The page's title follows the board's (the server writes it: whose turn it is), with the
+  // count of games waiting in front (static/games/waiting.js), which is asked for again.
+  function boardChanged() {
+    const g = game();
+    if (g && g.dataset.title) {
+      if (window.azulWaiting) {
+        window.azulWaiting.setTitle(g.dataset.title);
+      } else {
+        document.title = g.dataset.title;
+      }
+    }
+    document.dispatchEvent(new CustomEvent("azul:game-changed"));
+  }
+
   function clearPick() {
+    cancelPending();
     pick = null;
     const g = game();
     if (!g) return;
@@ -100,6 +149,7 @@
         count += 1;
       }
     });
+    pick.count = count;
     g.querySelectorAll("button.dest").forEach((d) => { d.disabled = !dests.has(d.dataset.dest); });
     // No mention of Esc: most phones have no such key (choosing the same tiles again cancels).
     setHint(interpolate(
@@ -129,32 +179,217 @@
     board.scrollIntoView({ block: "nearest", behavior: reduce ? "auto" : "smooth" });
   }
 
+  // -- Confirm moves: the move shown placed, sent only on Confirm. -----------------------------
+
+  // Shows a tile of `color` in `node` (an empty space of a line, of the floor or of the wall),
+  // marked as pending; `undo` gets what puts the space back.
+  function placePending(node, color, symbol, undo) {
+    const before = { node: node, className: node.className, text: node.textContent };
+    undo.push(before);
+    node.classList.remove("empty");
+    node.classList.add(color, "pending");
+    node.textContent = symbol;
+  }
+
+  function tileSymbol(color) {
+    const g = game();
+    const sample = g && g.querySelector(".tile." + color + ":not(.slot):not(.pending)");
+    return sample ? sample.textContent : "";
+  }
+
+  // Where the picked tiles would go, and what the confirmation says of it.
+  function previewTake(dest) {
+    const g = game();
+    const board = g.querySelector(".player-board.interactive");
+    const undo = [];
+    const color = pick.color;
+    const symbol = tileSymbol(color);
+    let toFloor = pick.count;
+    if (dest !== "floor") {
+      const line = board.querySelector('.pattern-line[data-dest="' + dest + '"]');
+      // A pattern line fills from the right: its empty spaces come first.
+      const spaces = Array.from(line.querySelectorAll(".tile.empty")).reverse();
+      const placed = Math.min(spaces.length, pick.count);
+      spaces.slice(0, placed).forEach((s) => placePending(s, color, symbol, undo));
+      toFloor = pick.count - placed;
+    }
+    // The first to take from the center takes the starting player marker, to the floor line.
+    const marker = pick.source === "C" ? g.querySelector(".center .tile.marker") : null;
+    const floorSpaces = Array.from(board.querySelectorAll(".floor-line .tile.empty"));
+    if (marker) {
+      const space = floorSpaces.shift();
+      if (space) placePending(space, "marker", marker.textContent, undo);
+    }
+    floorSpaces.slice(0, toFloor).forEach((s) => placePending(s, color, symbol, undo));
+
+    const what = { count: pick.count, color: COLOR_NAMES[color] || color, source: sourceName(pick.source), line: dest };
+    const parts = [dest === "floor"
+      ? interpolate(ngettext(
+        "%(count)s %(color)s tile from %(source)s to the floor line.",
+        "%(count)s %(color)s tiles from %(source)s to the floor line.",
+        pick.count), what, true)
+      : interpolate(ngettext(
+        "%(count)s %(color)s tile from %(source)s to pattern line %(line)s.",
+        "%(count)s %(color)s tiles from %(source)s to pattern line %(line)s.",
+        pick.count), what, true)];
+    if (dest !== "floor" && toFloor > 0) {
+      parts.push(interpolate(ngettext(
+        "%(count)s of them falls to the floor line.",
+        "%(count)s of them fall to the floor line.",
+        toFloor), { count: toFloor }, true));
+    }
+    if (marker) parts.push(gettext("The starting player marker goes to your floor line."));
+    return { undo: undo, text: parts.join(" ") };
+  }
+
+  function previewPlace(button) {
+    const g = game();
+    const undo = [];
+    const line = button.dataset.line;
+    const lineTile = g.querySelector(
+      '.player-board.interactive .pattern-line:nth-child(' + line + ') .tile:not(.empty)'
+    );
+    const color = lineTile ? Array.from(lineTile.classList).find((c) => COLOR_NAMES[c]) : null;
+    if (color) placePending(button, color, tileSymbol(color), undo);
+    return {
+      undo: undo,
+      text: interpolate(
+        gettext("The tile of pattern line %(line)s to the wall: row %(line)s, column %(column)s."),
+        { line: line, column: button.dataset.column }, true
+      ),
+    };
+  }
+
+  function confirmBox(text) {
+    const box = document.createElement("div");
+    box.className = "confirm-move";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-labelledby", "confirm-move-text");
+    const says = document.createElement("p");
+    says.id = "confirm-move-text";
+    says.textContent = gettext("Your move:") + " " + text;
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "confirm-move-yes";
+    yes.textContent = gettext("Confirm");
+    const no = document.createElement("button");
+    no.type = "button";
+    no.className = "confirm-move-no secondary";
+    no.textContent = gettext("Cancel");
+    const buttons = document.createElement("div");
+    buttons.className = "confirm-move-buttons";
+    buttons.append(yes, no);
+    box.append(says, buttons);
+    return box;
+  }
+
+  function showPending(move, dest) {
+    cancelPending();
+    const g = game();
+    const preview = dest.classList.contains("place") ? previewPlace(dest) : previewTake(dest.dataset.dest);
+    const box = confirmBox(preview.text);
+    const board = g.querySelector(".player-board.interactive");
+    (board || g).append(box);
+    dest.classList.add("pending-dest");
+    g.classList.add("confirming");
+    pending = { move: move, dest: dest, undo: preview.undo, box: box };
+    box.querySelector(".confirm-move-yes").focus({ preventScroll: true });
+    const where = box.getBoundingClientRect();
+    if (where.bottom > window.innerHeight || where.top < 0) box.scrollIntoView({ block: "nearest" });
+  }
+
+  // Takes the preview away; the pick stays, so that another destination can be chosen.
+  function cancelPending(refocus) {
+    if (!pending) return;
+    const was = pending;
+    pending = null;
+    was.undo.reverse().forEach((u) => { u.node.className = u.className; u.node.textContent = u.text; });
+    was.box.remove();
+    was.dest.classList.remove("pending-dest");
+    const g = game();
+    if (g) g.classList.remove("confirming");
+    if (refocus && document.contains(was.dest)) was.dest.focus({ preventScroll: true });
+  }
+
+  function choosePlace(move, dest) {
+    if (confirmMoves()) showPending(move, dest);
+    else submit(move);
+  }
+
+  // -- Sending ------------------------------------------------------------------------------
+
+  function moveStatus(text) {
+    const status = document.getElementById("move-status");
+    if (status) status.textContent = text || "";
+  }
+
+  // While a move is on its way: said (politely) and the board disabled, so that nothing is
+  // clicked twice.
+  function setSending(on) {
+    const g = game();
+    if (on) {
+      sendingDisabled = g ? Array.from(g.querySelectorAll("button:not(:disabled), select:not(:disabled)")) : [];
+      sendingFocus = document.activeElement;
+      sendingDisabled.forEach((b) => { b.disabled = true; });
+      if (g) { g.classList.add("sending"); g.setAttribute("aria-busy", "true"); }
+      moveStatus(gettext("Sending your move…"));
+      return;
+    }
+    sendingDisabled.forEach((b) => { if (document.contains(b)) b.disabled = false; });
+    sendingDisabled = [];
+    // Disabling the focused button took the keyboard away from it: give it back.
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (lost && sendingFocus && document.contains(sendingFocus)) sendingFocus.focus({ preventScroll: true });
+    sendingFocus = null;
+    const now = game();
+    if (now) { now.classList.remove("sending"); now.removeAttribute("aria-busy"); }
+    moveStatus("");
+  }
+
   async function refresh(message) {
     const g = game();
     const response = await fetch(g.dataset.boardUrl, {
-      headers: { "X-Requested-With": "fetch" }, credentials: "same-origin",
+      headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store",
     });
-    if (!response.ok) {
-      throw new Error(interpolate(
-        gettext("Could not reload the board (%(status)s)."), { status: response.status }, true
-      ));
-    }
+    if (!response.ok) throw new Error("the board answered " + response.status);
     root.innerHTML = await response.text();
+    pick = null;
+    pending = null;
+    sendingDisabled = [];
     // The move ended the game: the page itself shows the result with the rematch in it.
     if (game() && game().dataset.status === "finished") { window.location.reload(); return; }
     scrollLog();
-    pick = null;
+    boardChanged();
+    focusBoard();
     if (message) showError(message);
+  }
+
+  async function refreshAfterMove(message, played) {
+    try {
+      await refresh(message);
+    } catch (err) {
+      showError(played
+        ? gettext("Your move was played, but the new board could not be loaded. Reload the page to see it.")
+        : gettext("The board could not be loaded. Reload the page to see the game as it is."));
+    }
+  }
+
+  // What went wrong, in words a player can act on; the board is as it was before sending (the
+  // tiles still picked, the move still shown placed), so trying again is one tap.
+  function refused(text) {
+    setSending(false);
+    showError(text);
   }
 
   async function submit(move) {
     if (busy) return;
     busy = true;
     const g = game();
-    g.setAttribute("aria-busy", "true");
     showError("");
+    setSending(true);
+    let response;
     try {
-      const response = await fetch(g.dataset.apiUrl, {
+      response = await fetch(g.dataset.apiUrl, {
         method: "POST",
         credentials: "same-origin",
         headers: {
@@ -164,51 +399,76 @@
         },
         body: JSON.stringify({ move: move, expected_ply: Number(g.dataset.ply) }),
       });
+    } catch (err) {
+      busy = false;
+      refused(gettext("Your move was not sent: the connection failed. Check your connection and try again."));
+      return;
+    }
+    try {
       if (response.ok) {
-        await refresh();
+        await refreshAfterMove("", true);
         return;
       }
       let detail = "", code = "";
       try { ({ detail = "", code = "" } = await response.json()); } catch (e) { detail = ""; }
-      if (response.status === 409) {
+      if (response.status >= 500) {
+        refused(gettext("Something went wrong on our side; your move was not played. Try again in a moment."));
+      } else if (response.status === 409) {
         // A move of the player's own from another tab or window is reported as theirs.
-        await refresh(code === "already_moved" ? detail : gettext("Someone moved first: the board has been updated, so choose your move again."));
+        await refreshAfterMove(
+          code === "already_moved"
+            ? gettext("You already moved in another tab or window. The board is now up to date.")
+            : code === "stale_move"
+              ? gettext("The game moved on while you were choosing (another move was played). The board is now up to date; choose again.")
+              : detail,
+          false
+        );
       } else {
+        setSending(false);
         clearPick();
         const reason = detail || interpolate(gettext("error %(status)s"), { status: response.status }, true);
         showError(interpolate(gettext("Move %(move)s was refused: %(reason)s"), { move: move, reason: reason }, true));
       }
-    } catch (err) {
-      showError(String(err.message || err));
     } finally {
       busy = false;
+      if (sendingDisabled.length) setSending(false);
+      moveStatus("");
       const now = game();
-      if (now) now.removeAttribute("aria-busy");
+      if (now) { now.classList.remove("sending"); now.removeAttribute("aria-busy"); }
     }
   }
 
   root.addEventListener("click", (event) => {
     const target = event.target.closest("button");
-    if (!target || target.disabled || !root.contains(target)) return;
-    if (target.classList.contains("take")) {
+    if (!target || target.disabled || !root.contains(target) || busy) return;
+    if (target.classList.contains("confirm-move-yes") && pending) {
+      submit(pending.move);
+    } else if (target.classList.contains("confirm-move-no")) {
+      cancelPending(true);
+    } else if (target.classList.contains("take")) {
       choose(target.dataset.source, target.dataset.color);
     } else if (target.classList.contains("dest") && pick) {
-      submit(pick.source + " " + pick.color + " " + target.dataset.dest);
+      choosePlace(pick.source + " " + pick.color + " " + target.dataset.dest, target);
     } else if (target.classList.contains("place")) {
-      submit("wall " + target.dataset.line + " " + target.dataset.column);
+      choosePlace("wall " + target.dataset.line + " " + target.dataset.column, target);
     }
   });
 
   // The notation form goes through the API as well, so there is one path with JavaScript on.
+  // Choosing from the list and pressing its button is confirmation enough.
   root.addEventListener("submit", (event) => {
     const form = event.target.closest(".text-move-form");
     if (!form) return;
     event.preventDefault();
+    clearPick();
     submit(form.elements.move.value);
   });
 
+  // Escape takes back the last step: the move shown placed, then the picked tiles.
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && pick) clearPick();
+    if (event.key !== "Escape" || busy) return;
+    if (pending) cancelPending(true);
+    else if (pick) clearPick();
   });
 
   // Live updates. The page asks the server to answer as soon as the game changes: a long-poll
@@ -216,9 +476,13 @@
   // within the wait, or 200 as soon as something did; the page then loads the new board
   // (games/live/). A server that cannot keep a request waiting answers at once, and this then
   // asks once a POLL_MS: polling with ETag/304. When they fail twice in a row, it polls the board
-  // itself (POLL_MS, backing off to 10 s) and tries them again a minute later. Nothing is asked
-  // while the page is hidden.
+  // itself (POLL_MS, backing off to 10 s) and tries them again a minute later. A hidden page
+  // holds no wait: it asks for the board once a HIDDEN_POLL_MS (`?since=`, answered 204 while
+  // unchanged), so that a tab left open in the background still says in its title when it is
+  // the player's turn. While nothing the page asks is answered (twice in a row or more), the
+  // page says that live updates stopped, until one is.
   const LIVE_WAIT_S = 50;
+  const HIDDEN_POLL_MS = 30000;
   let liveTag = null; // the ETag of the version last seen, and the ply the page showed then
   let liveTagPly = null;
   let liveRequest = null; // the request in flight, aborted when the page is hidden
@@ -230,11 +494,18 @@
     return g.dataset.liveUrl || g.dataset.boardUrl.replace(/board\/$/, "live/");
   }
 
+  function liveNotice(stopped) {
+    const notice = document.getElementById("live-notice");
+    if (!notice) return;
+    const text = stopped ? gettext("Live updates stopped; reconnecting…") : "";
+    if (notice.textContent !== text) notice.textContent = text;
+  }
+
   // Shows a board the server sent, unless the player is in the middle of a move or the page
   // already shows a later one (their own move, swapped in meanwhile). True when shown.
   function showBoard(html) {
     const now = game();
-    if (busy || pick || !now) return false;
+    if (busy || pick || pending || !now) return false;
     const next = document.createElement("template");
     next.innerHTML = html;
     const incoming = next.content.getElementById("game");
@@ -245,8 +516,11 @@
       window.location.reload();
       return true;
     }
+    const hadFocus = root.contains(document.activeElement);
     root.innerHTML = html;
     scrollLog();
+    boardChanged();
+    if (hadFocus) focusBoard();
     return true;
   }
 
@@ -289,19 +563,33 @@
 
   async function watchGame() {
     let failures = 0;
+    let hiddenSince = 0; // when the hidden page last asked
     for (;;) {
       const g = game();
-      if (!g || !["active", "open"].includes(g.dataset.status)) return;
-      if (document.hidden || busy || pick) { await pause(250); continue; }
+      if (!g || !["active", "open"].includes(g.dataset.status)) { liveNotice(false); return; }
+      if (document.hidden && !busy && !pick && !pending) {
+        if (Date.now() - hiddenSince >= HIDDEN_POLL_MS) {
+          if (hiddenSince) {
+            try { await pollBoard(g); } catch (err) { /* the visible page will say so */ }
+          }
+          hiddenSince = Date.now();
+        }
+        await pause(1000);
+        continue;
+      }
+      hiddenSince = 0;
+      if (document.hidden || busy || pick || pending) { await pause(250); continue; }
       const started = Date.now();
       let changed = false;
       try {
         changed = Date.now() < liveDownUntil ? await pollBoard(g) : await liveCheck(g);
         failures = 0;
+        liveNotice(false);
       } catch (err) {
         liveRequest = null;
         if (err.name === "AbortError") continue; // the page was hidden
         failures += 1;
+        if (failures >= 2) liveNotice(true);
         if (failures >= 2 && Date.now() >= liveDownUntil) liveDownUntil = Date.now() + 60000;
       }
       liveRequest = null;

@@ -7,12 +7,25 @@
   if (!form) return;
   const players = form.querySelector("[name=num_players]");
 
+  // How well the chosen computer plays, from the list of levels above the seats.
+  function levelText(kind) {
+    const level = form.querySelector(`.bot-levels li[data-choice="${CSS.escape(kind)}"] .description`);
+    if (!level) return "";
+    const text = level.textContent.trim();
+    return text.charAt(0).toUpperCase() + text.slice(1) + ".";
+  }
+
   function showSeats() {
     const n = Number(players.value);
     form.querySelectorAll(".seat-fieldset").forEach((fieldset) => {
       fieldset.hidden = Number(fieldset.dataset.seat) > n;
       const kind = fieldset.querySelector("select").value;
       fieldset.querySelector(".seat-username").hidden = kind !== "invite";
+      const help = fieldset.querySelector(".seat-level");
+      if (help) {
+        help.textContent = levelText(kind);
+        help.hidden = !help.textContent;
+      }
     });
   }
 

@@ -1,12 +1,17 @@
 // The replay page: step through a game's log with the buttons or the keyboard (← → one move,
 // Page Up/Down one round, Home/End the start and the end). Every control is a plain link to
-// `?ply=N`, so the page works without this script; with it, the next point's markup is fetched
-// and swapped in, and the address follows (back and forward go through the points seen).
+// `?ply=N`, so the page works without this script. With it, the page asks once, as it loads, for
+// every point of the game (`data-points`: the markup of each, up to the game's ply and no
+// further), and each step then swaps the point's markup in at once, asking the server nothing;
+// the address follows (back and forward go through the points seen). Until those points have
+// arrived, or if they cannot be had, a step fetches its page.
 (function () {
   "use strict";
 
   const root = document.getElementById("replay-root");
   if (!root) return;
+  const replay = () => document.getElementById("replay");
+  let points = null; // the markup of each point, by ply, once loaded
   let loading = null;
 
   function showCurrentMove() {
@@ -45,7 +50,66 @@
   }
   showSuggestion();
 
-  async function show(url, push) {
+  // The count of games waiting that the title starts with, "(2) ", is the header's: kept.
+  function setTitle(title) {
+    const count = document.title.match(/^\(\d+\) /);
+    document.title = (count ? count[0] : "") + title;
+  }
+
+  // The point at `ply` in place of the one shown: its markup, the page's data, the move list's
+  // current row. Keyboard focus stays on the control that had it (the same key's control of
+  // the new point), or on the point's line when that control is gone (at the start or end).
+  function showPoint(ply) {
+    const shown = root.querySelector(".replay-point");
+    const template = document.createElement("template");
+    template.innerHTML = points[ply];
+    const fresh = template.content.querySelector(".replay-point");
+    if (!shown || !fresh) return false;
+    const focused = shown.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = focused && (focused.dataset.key || focused.id);
+    shown.replaceWith(fresh);
+    const data = replay().dataset;
+    data.ply = fresh.dataset.ply;
+    data.round = fresh.dataset.round;
+    data.phase = fresh.dataset.phase;
+    setTitle(fresh.dataset.title);
+    root.querySelectorAll(".move-log li").forEach((row) => {
+      const current = Number(row.value) === ply;
+      row.classList.toggle("current", current);
+      const link = row.querySelector("a");
+      if (link && current) link.setAttribute("aria-current", "step");
+      else if (link) link.removeAttribute("aria-current");
+    });
+    if (focused) {
+      const again = focusKey && (fresh.querySelector(`[data-key="${focusKey}"]`)
+        || document.getElementById(focusKey));
+      if (again) {
+        again.focus();
+      } else {
+        const text = fresh.querySelector("#replay-point-text");
+        text.tabIndex = -1;
+        text.focus();
+      }
+    }
+    const announce = document.getElementById("replay-announce");
+    const said = fresh.querySelector("#replay-point-text");
+    if (announce && said) announce.textContent = said.textContent;
+    showCurrentMove();
+    showSuggestion();
+    return true;
+  }
+
+  // The ply a replay address asks for, when it is one of the points loaded (else null: the
+  // server's page says what is wrong with it).
+  function plyOf(url) {
+    const raw = new URL(url, window.location.href).searchParams.get("ply");
+    const text = raw === null ? "0" : raw.trim();
+    if (!/^\d{1,9}$/.test(text)) return null;
+    const ply = Number(text);
+    return points && ply < points.length ? ply : null;
+  }
+
+  async function fetchPage(url) {
     if (loading) loading.abort();
     loading = new AbortController();
     let response;
@@ -53,12 +117,12 @@
       response = await fetch(url, { signal: loading.signal, headers: { Accept: "text/html" } });
     } catch (error) {
       if (error.name !== "AbortError") window.location.assign(url);
-      return;
+      return false;
     }
-    if (!response.ok) { window.location.assign(url); return; }
+    if (!response.ok) { window.location.assign(url); return false; }
     const page = new DOMParser().parseFromString(await response.text(), "text/html");
     const fresh = page.getElementById("replay-root");
-    if (!fresh) { window.location.assign(url); return; }
+    if (!fresh) { window.location.assign(url); return false; }
     const scroll = root.querySelector(".move-log");
     const keep = scroll ? scroll.scrollTop : 0;
     root.innerHTML = fresh.innerHTML;
@@ -67,8 +131,31 @@
     if (log) log.scrollTop = keep;
     showCurrentMove();
     showSuggestion();
+    return true;
+  }
+
+  async function show(url, push) {
+    const ply = plyOf(url);
+    const shown = ply !== null && showPoint(ply);
+    if (!shown && !(await fetchPage(url))) return;
     if (push) history.pushState({ replay: true }, "", url);
   }
+
+  async function loadPoints() {
+    const address = replay().dataset.points;
+    if (!address) return;
+    try {
+      const response = await fetch(address, { headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      const body = await response.json();
+      if (!Array.isArray(body.points) || body.points.length !== Number(replay().dataset.lastPly) + 1) return;
+      points = body.points;
+      root.dataset.pointsLoaded = "true";
+    } catch (error) {
+      // No points: each step asks for its page, as without this script's points.
+    }
+  }
+  loadPoints();
 
   root.addEventListener("click", (event) => {
     const link = event.target.closest("a[href^='?ply=']");
@@ -87,14 +174,14 @@
   });
 
   // Keys count from the point asked for last, not the one shown: pressing → three times quickly
-  // goes three moves on, even before the first answer has arrived.
+  // goes three moves on, even before the first answer has arrived (without the points loaded).
   let wanted = null;
 
   function target(key) {
-    const replay = document.getElementById("replay");
-    const last = Number(replay.dataset.lastPly);
-    const from = wanted === null ? Number(replay.dataset.ply) : wanted;
-    const starts = (replay.dataset.roundStarts || "").split(" ").filter(Boolean).map(Number);
+    const data = replay().dataset;
+    const last = Number(data.lastPly);
+    const from = wanted === null ? Number(data.ply) : wanted;
+    const starts = (data.roundStarts || "").split(" ").filter(Boolean).map(Number);
     switch (key) {
       case "ArrowLeft": return Math.max(0, from - 1);
       case "ArrowRight": return Math.min(last, from + 1);
@@ -113,7 +200,7 @@
     const ply = target(event.key);
     if (ply === null) return;
     event.preventDefault();
-    const current = wanted === null ? Number(document.getElementById("replay").dataset.ply) : wanted;
+    const current = wanted === null ? Number(replay().dataset.ply) : wanted;
     if (ply === current) return;
     wanted = ply;
     const url = new URL(window.location.href);

@@ -31,7 +31,11 @@ def test_created_token_authenticates_api_requests(alice, client_for):
     response = api_with_token(key).get(ME)
 
     assert response.status_code == 200
-    assert response.json() == {"username": "alice", "display_name": "Alice the Tiler"}
+    assert response.json() == {
+        "username": "alice",
+        "display_name": "Alice the Tiler",
+        "confirm_moves": "auto",
+    }
 
 
 def test_token_key_is_shown_once(alice, client_for):
@@ -87,4 +91,8 @@ def test_api_accepts_the_session_of_a_logged_in_player(bob, client_for):
 
 
 def test_api_client_fixture_acts_as_the_user(carol, api_client_for):
-    assert api_client_for(carol).get(ME).json() == {"username": "carol", "display_name": ""}
+    assert api_client_for(carol).get(ME).json() == {
+        "username": "carol",
+        "display_name": "",
+        "confirm_moves": "auto",
+    }

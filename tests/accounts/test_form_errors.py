@@ -126,3 +126,18 @@ def test_email_change_error_sits_under_the_new_address(alice, client_for):
     block = re.search(r'<div class="field has-errors">(.*?)</div>', html, re.S)
     assert block, "the field with the error is marked"
     assert block.group(1).index('name="email"') < block.group(1).index("Enter a valid email")
+
+
+def test_sign_up_says_what_is_wrong_with_a_password_once(client):
+    rules = "Your password must contain at least 8 characters."
+    assert rules in client.get(reverse("account_signup")).content.decode()
+
+    response = client.post(
+        reverse("account_signup"),
+        {"username": "dora", "email": "dora@example.com", "password1": "abc", "password2": "abc"},
+    )
+
+    page = response.content.decode()
+    assert "This password is too short. It must contain at least 8 characters." in page
+    assert rules not in page  # the rules are not listed again under the errors
+    assert page.count("at least 8 characters") == 1

@@ -6,6 +6,7 @@ pytestmark = pytest.mark.django_db
 GOOD_SETTINGS = {
     "display_name": "Alice the Tiler",
     "time_zone": "Europe/Lisbon",
+    "confirm_moves": "auto",
     "email_your_turn": "immediate",
     "email_invitation": "immediate",
     "email_game_started": "never",

@@ -112,6 +112,32 @@ def test_the_settings_picker_groups_real_zones_by_region(alice, client_for):
     assert html.count("<option") > 300
 
 
+@pytest.mark.parametrize(
+    ("current", "old"),
+    [
+        ("Asia/Kolkata", "Asia/Calcutta"),
+        ("Europe/Kyiv", "Europe/Kiev"),
+        ("Asia/Ho_Chi_Minh", "Asia/Saigon"),
+        ("America/Argentina/Buenos_Aires", "America/Buenos_Aires"),
+    ],
+)
+def test_the_picker_offers_each_zone_once_by_its_current_name(alice, client_for, current, old):
+    html = picker(client_for(alice).get(reverse("accounts:settings")).content.decode())
+
+    assert f'value="{current}"' in html
+    assert f'value="{old}"' not in html  # an old name the database keeps as an alias
+    assert html.count(">Kolkata<") + html.count(">Calcutta<") == 1
+
+
+def test_a_player_on_an_old_region_name_still_sees_it_chosen(alice, client_for):
+    set_zone(alice, "Asia/Calcutta")
+
+    html = picker(client_for(alice).get(reverse("accounts:settings")).content.decode())
+
+    assert '<option value="Asia/Calcutta" selected>Asia/Calcutta</option>' in html
+    assert '<option value="Asia/Kolkata">Kolkata</option>' in html
+
+
 def test_a_player_on_an_alias_still_sees_it_chosen(alice, client_for):
     set_zone(alice, "US/Eastern")
 

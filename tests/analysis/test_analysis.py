@@ -4,6 +4,7 @@ and shown on the game's page and on the replay's positions."""
 import re
 
 import pytest
+from django.conf import settings as django_settings
 from django.urls import reverse
 
 from analysis import services, tasks
@@ -192,7 +193,7 @@ def test_the_kept_panel_is_each_viewers_own(finished_colored, alice, carol, clie
     player = client_for(alice)
     for _ in range(2):  # rendered, then read from the cache
         page = player.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-        assert "Analyse this game" in page and "\x00" not in page
+        assert "Analyze this game" in page and "\x00" not in page
         form = re.search(
             rf'action="{re.escape(request_url)}">\s*'
             r'<input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"',
@@ -201,7 +202,7 @@ def test_the_kept_panel_is_each_viewers_own(finished_colored, alice, carol, clie
         assert form is not None
         assert _csrf_secret(form.group(1)) == _csrf_secret(player.cookies["csrftoken"].value)
     korean = player.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
-    assert "이 게임 분석하기" in korean and "Analyse this game" not in korean
+    assert "이 게임 분석하기" in korean and "Analyze this game" not in korean
     visitor = client_for(carol).get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'id="analysis"' in visitor and f'action="{request_url}"' not in visitor
 
@@ -210,3 +211,74 @@ def _csrf_secret(token: str) -> str:
     from django.middleware.csrf import _unmask_cipher_token
 
     return _unmask_cipher_token(token) if len(token) == 64 else token
+
+
+LOSS_MEANING = (
+    "Loss: how many points of final score margin (a player's final score minus the best"
+    " opponent's) a move gave up against the best move the computer found."
+)
+
+
+def test_the_page_gives_losses_in_points_and_says_what_they_mean(
+    finished_colored, alice, client_for, ask
+):
+    client = client_for(alice)
+    url = reverse("games:detail", args=[finished_colored.pk])
+    ask(client, finished_colored, reverse("analysis:request", args=[finished_colored.pk]))
+    analysis = Analysis.objects.get(pk=finished_colored.pk)
+    assert all(move["loss"] >= 0 for move in analysis.moves)
+    page = client.get(url).content.decode()
+    assert LOSS_MEANING in page
+    # The Loss column shows the points given up, never a negative number.
+    cells = re.findall(r'<td class="num">(-|−)?([0-9.]+)', page)
+    assert cells and not [sign for sign, _ in cells if sign]
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "ko"
+    korean = client.get(url).content.decode()
+    assert "손실: 컴퓨터가 찾은 최선의 수에 비해" in korean and LOSS_MEANING not in korean
+    view = client.get(api_url(finished_colored)).json()
+    for player in view["players"]:
+        losses = [m["loss"] for m in player["moves"]]
+        assert player["total_loss"] == pytest.approx(round(sum(losses), 1))
+
+
+def test_moves_the_server_made_are_listed_as_its_own_without_a_loss(
+    finished_colored, alice, client_for, api_client_for, ask
+):
+    """Two of alice's moves were made by the server when her time ran out: they are not
+    judged, and the analysis lists them as the server's, without a loss."""
+    entries = LogEntry.objects.filter(game=finished_colored, kind="move", player=0)
+    timed_out = list(entries.order_by("number")[2:4])
+    for entry in timed_out:
+        LogEntry.objects.filter(pk=entry.pk).update(data={**entry.data, "timeout": True})
+    plies = {entry.number for entry in timed_out}
+    ask(
+        client_for(alice), finished_colored, reverse("analysis:request", args=[finished_colored.pk])
+    )
+    analysis = Analysis.objects.get(pk=finished_colored.pk)
+    server = [m for m in analysis.moves if m.get("by_server")]
+    assert {m["ply"] for m in server} == plies
+    assert all("loss" not in m and "best" not in m and m["position"] == 0 for m in server)
+    judged = [m for m in analysis.moves if not m.get("by_server")]
+    assert not plies & {m["ply"] for m in judged}
+
+    view = api_client_for(alice).get(api_url(finished_colored)).json()
+    [mine] = [p for p in view["players"] if p["position"] == 0]
+    listed = [m for m in mine["moves"] if m["by_server"]]
+    assert [(m["ply"], m["loss"], m["best"], m["costly"]) for m in listed] == [
+        (ply, None, None, False) for ply in sorted(plies)
+    ]
+    assert mine["by_server_count"] == 2
+    assert mine["judged_count"] == len([m for m in judged if m["position"] == 0])
+    assert mine["total_loss"] == pytest.approx(
+        round(sum(m["loss"] for m in judged if m["position"] == 0), 1)
+    )
+
+    page = client_for(alice).get(reverse("games:detail", args=[finished_colored.pk]))
+    html = page.content.decode()
+    assert html.count("Played by the server, not judged") == 2
+    assert "2 moves played by the server" in html
+    # The replay judges no move the server made.
+    replay = client_for(alice).get(
+        reverse("games:replay", args=[finished_colored.pk]), {"ply": min(plies)}
+    )
+    assert "judged-move" not in replay.content.decode()

@@ -71,7 +71,7 @@ def test_the_page_says_why_too(alice, bob, start_game, client_for, sent):
     game_services.game_resign(game_id=game.pk, user=bob)
     response = client_for(alice).post(reverse("analysis:request", args=[game.pk]), follow=True)
     assert response.status_code == 200
-    assert "too short to analyse" in response.content.decode()
+    assert "too short to analyze" in response.content.decode()
     assert not Analysis.objects.exists()
 
 
@@ -91,6 +91,10 @@ def test_moves_the_server_made_for_a_player_are_never_judged(alice, bob, start_g
     ones = [ply for ply in moves if entries[ply]["player"] == 1]
     assert [p for p in judged if entries[p]["player"] == 1] == ones
     assert taken_over not in judged
+    # Each of position 0's moves is the server's: its timeouts and the computer's from then.
+    makers = services.move_makers(game, entries)
+    assert {makers[p] for p in zeros} == {services.SERVER}
+    assert {makers[p] for p in ones} == {services.PERSON}
 
     # Position 1 resigned halfway: the moves written after it are the computer's.
     halfway = ones[len(ones) // 2]
@@ -113,12 +117,23 @@ def test_a_resigned_players_played_out_moves_are_not_judged(
     analysis = Analysis.objects.get(pk=game.pk)
     assert analysis.status == Analysis.Status.DONE
     entries = services._log(game)
-    for move in analysis.moves:
+    judged = [m for m in analysis.moves if not m.get("by_server")]
+    for move in judged:
         entry = entries[move["ply"]]
         if entry["player"] == resigned.position:
             assert entry["created_at"] < resigned.resigned_at
     # Only the moves made before the resignation are judged: none of the play-out's.
-    assert max(m["ply"] for m in analysis.moves) < 42
+    assert max(m["ply"] for m in judged) < 42
+    # The play-out's moves, both seats', are listed as the server's, without a loss.
+    played_out = [
+        ply
+        for ply, entry in enumerate(entries)
+        if entry["kind"] == "move" and entry["created_at"] >= resigned.resigned_at
+    ]
+    assert played_out
+    server = [m for m in analysis.moves if m.get("by_server")]
+    assert [m["ply"] for m in server] == played_out
+    assert all("loss" not in m for m in server)
 
 
 def test_a_hostile_player_cannot_delay_anothers_analysis_being_queued(
@@ -161,7 +176,3 @@ def test_the_cap_counts_a_failed_analysis_asked_for_again(
     Analysis.objects.create(game=second, requested_by=bob, status=Analysis.Status.FAILED)
     assert client.post(api_url(second)).status_code == 429
     assert Analysis.objects.get(pk=second.pk).status == Analysis.Status.FAILED
-
-
-def test_the_takeover_is_the_games_rule():
-    assert services.TIMEOUTS_BEFORE_TAKEOVER == TIMEOUTS_BEFORE_AUTOPLAY

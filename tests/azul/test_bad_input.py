@@ -39,9 +39,9 @@ def taking():
         ("F1 blue 1", 1, IllegalMove, "it is player 0's turn, not player 1's"),
         ("F1 blue 1", 2, IllegalMove, "there is no player 2 in a 2-player game"),
         ("F1 blue 1", -1, IllegalMove, "there is no player -1"),
-        (Take(1, 7, 0), None, IllegalMove, "unknown colour 7"),
+        (Take(1, 7, 0), None, IllegalMove, "unknown color 7"),
         (Take(1, 0, 6), None, IllegalMove, "unknown destination 6"),
-        ("F1 purple 1", None, InvalidNotation, "unknown colour 'purple'"),
+        ("F1 purple 1", None, InvalidNotation, "unknown color 'purple'"),
         ("F0 blue 1", None, InvalidNotation, "the factory must be from 1 to 9, not 0"),
         ("F10 blue 1", None, InvalidNotation, "the factory must be from 1 to 9, not 10"),
         (Take(10, 0, 0), None, IllegalMove, "there is no factory 10"),
@@ -95,8 +95,8 @@ def test_moves_and_deals_refused_after_the_game_is_over():
         ("bbbb" * 5, "a deal lists the tiles of each of the 5 factories"),
         ([["blue"] * 5] + [["red"] * 4] * 4, "factory 1 must get 4 tiles, not 5"),
         ([["blue"] * 3] + [["red"] * 4] * 4, "factory 1 must get 4 tiles, not 3"),
-        ([["purple"] * 4] + [["red"] * 4] * 4, "factory 1: unknown colour 'purple'"),
-        ([[None] * 4] + [["red"] * 4] * 4, "factory 1: unknown colour None"),
+        ([["purple"] * 4] + [["red"] * 4] * 4, "factory 1: unknown color 'purple'"),
+        ([[None] * 4] + [["red"] * 4] * 4, "factory 1: unknown color None"),
         (["bbbb"] + [["red"] * 4] * 4, "factory 1: a deal lists each factory's tiles"),
         ([["blue"] * 4] * 5, "the deal draws 20 blue tiles but the bag holds 19"),
     ],
@@ -146,7 +146,7 @@ def edited(change):
     ("change", "reason"),
     [
         (lambda d: d["bag"].update(blue=d["bag"]["blue"] + 1), "100 tiles, this state has 101"),
-        (lambda d: d["center"].append("purple"), "center: unknown colour 'purple'"),
+        (lambda d: d["center"].append("purple"), "center: unknown color 'purple'"),
         (lambda d: d.update(phase="bidding"), "phase must be one of"),
         (lambda d: d.update(variant="grey"), "variant must be one of"),
         (lambda d: d.update(players=5), "players must be a whole number from 2 to 4"),
@@ -189,7 +189,7 @@ def test_replay_names_the_bad_entry():
         replay([good[0], {"kind": "pass"}], players=2)
     with pytest.raises(IllegalMove, match=r"log entry 1: a log entry is a mapping, not str"):
         replay([good[0], "F1 blue 1"], players=2)
-    with pytest.raises(IllegalMove, match=r"log entry 1: unknown colour 'purple'"):
+    with pytest.raises(IllegalMove, match=r"log entry 1: unknown color 'purple'"):
         replay([good[0], {"kind": "move", "player": 0, "move": "F1 purple 1"}], players=2)
     with pytest.raises(IllegalMove, match=r"log entry 0: a deal lists the tiles of each"):
         replay([{"kind": "deal", "tiles": []}], players=2)

@@ -53,3 +53,19 @@ def test_the_header_and_the_board_link_to_the_rules(start_game, alice, bob, clie
     content = client_for(alice).get(board_url(game)).content.decode()
     board = content[content.index('<div id="game"') :]
     assert 'href="/rules/"' in board[: board.index("</section>")]  # beside the game's status
+
+
+def test_the_rules_draw_the_board_and_a_scoring_example_with_the_board_markup(client):
+    content = client.get("/rules/").content.decode()
+
+    setup = content[content.index('id="setup"') : content.index('id="factory-offer"')]
+    assert setup.count('class="factory') == 5
+    assert setup.count('class="factory is-empty"') == 3  # three moves into the round
+    assert setup.count('<section class="player-board') == 2
+    assert 'class="center"' in setup
+    scoring = content[content.index('id="scoring"') : content.index('id="first-player"')]
+    before, after = scoring.split('<figure class="rules-picture">')[1:3]
+    assert '<span class="score" aria-label="Score">9</span>' in before
+    assert '<span class="score" aria-label="Score">14</span>' in after  # 9 + the tile's 5
+    assert "3 + 2 = 5" in after
+    assert "<img" not in setup + scoring  # drawn with the board's markup, not images

@@ -41,7 +41,8 @@ def alice_l(alice):
     return alice
 
 
-def test_the_home_page_greets_an_abbreviated_name_once(alice_l, client_for):
+def test_the_home_page_greets_an_abbreviated_name_once(alice_l, bob, start_game, client_for):
+    start_game(alice_l, bob)  # a player back, not a new one
     html = client_for(alice_l).get(reverse("home")).content.decode()
 
     assert "Welcome back, Alice L.<" in html

@@ -93,3 +93,21 @@ def _close_pages(request) -> Iterator[None]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def contexts(browser):
+    """New browser contexts (keyword arguments for `new_context`; a desktop's viewport unless
+    given), closed after the test; then the waits they left are ended (the live server goes on
+    serving the next tests)."""
+    opened = []
+
+    def make(**options):
+        options.setdefault("viewport", {"width": 1280, "height": 900})
+        opened.append(browser.new_context(**options))
+        return opened[-1]
+
+    yield make
+    for context in opened:
+        context.close()
+    _end_live_waits()

@@ -9,29 +9,12 @@ from django.conf import settings
 from django.test import Client
 
 import azul
-from games import live, selectors
+from games import selectors
 from tests.support.factories import SESSION_BACKEND
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 LIMIT_SECONDS = 2.0
-
-
-@pytest.fixture
-def contexts(browser):
-    """New browser contexts, closed after the test; then the waits they left are ended (the
-    live server goes on serving the next tests)."""
-    opened = []
-
-    def make():
-        opened.append(browser.new_context(viewport={"width": 1280, "height": 900}))
-        return opened[-1]
-
-    yield make
-    for context in opened:
-        context.close()
-    live.watch.wake_all()
-    live.watch.join(timeout=5)
 
 
 def board_of(context, base: str, user, game_id):

@@ -24,7 +24,11 @@ def test_a_game_against_the_strong_computer_from_the_form(
     assert seat.input_value() == "computer:medium"  # the default: a computer, ready to play
     assert page.locator("[name=seat2_username]").is_hidden()
     options = seat.locator("option").all_text_contents()
-    assert any(o.startswith("Computer (strong): ") for o in options)
+    assert "Computer (strong)" in options  # the level's name: the list is not cut off
+    # How well the chosen level plays, in full under the list.
+    assert page.locator("#seat2_level").inner_text().startswith("Looks a little ahead")
+    seat.select_option("computer:strong")
+    assert page.locator("#seat2_level").inner_text().startswith("Searches about a second")
     # Inviting instead: the name box appears and suggests players as their name is typed.
     seat.select_option("invite")
     username = page.locator("[name=seat2_username]")

@@ -97,7 +97,7 @@ def test_two_players_sign_up_and_play_the_first_round(browser, live_server, mail
     assert ply == len(entries) and entries[-1][1] == "deal"  # round 2 was just dealt
     own_last = max(n for n, kind, player in entries if kind == "move" and player == seat)
     # The board from before round 2 was dealt: something else happened first.
-    stale_move(mover, ply - 1, "Someone moved first")
+    stale_move(mover, ply - 1, "The game moved on while you were choosing")
     # The board from before the player's own last move: a move of theirs, from another tab.
     stale_move(mover, own_last, "You already moved in another tab or window")
     mover.screenshot(path=str(artifacts / "04-stale-move.png"), full_page=True)

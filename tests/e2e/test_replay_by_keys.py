@@ -36,3 +36,58 @@ def test_arrow_keys_and_buttons_step_through_a_replay(browser, live_server, star
     wait_for(9)
     assert page.url.endswith("?ply=9")
     page.close()
+
+
+def test_stepping_asks_the_server_nothing_once_the_page_has_loaded(
+    browser, live_server, start_game, alice, bob
+):
+    game = finish(start_game(alice, bob))
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/games/{game.id}/replay/?ply=5")
+    page.wait_for_selector("#replay-root[data-points-loaded]")
+    asked: list[str] = []
+    # The browser asks for the icon again when the address changes: pages are what matter.
+    page.on("request", lambda r: None if "/static/" in r.url else asked.append(r.url))
+
+    def shows(ply: int) -> None:
+        page.wait_for_function(f"document.getElementById('replay').dataset.ply === '{ply}'")
+        assert page.url.endswith(f"?ply={ply}")
+        assert page.locator(".move-log li.current").get_attribute("value") == str(ply)
+        assert (
+            f"move {ply} of {game.ply}" in page.locator(".replay-status .meta").first.inner_text()
+        )
+
+    page.keyboard.press("ArrowRight")
+    shows(6)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    shows(4)
+    page.click("#replay-next")
+    shows(5)
+    # Focus stays on the button pressed, now the new point's: Enter steps again.
+    page.keyboard.press("Enter")
+    shows(6)
+    page.keyboard.press("End")
+    shows(game.ply)
+    assert "Game over." in page.locator("#replay-point-text").text_content()
+    assert "Game over." in page.locator("#replay-announce").text_content()  # read out
+    assert page.title().startswith("Replay of ") and f"move {game.ply}" in page.title()
+    page.keyboard.press("Home")
+    shows(0)
+    page.fill("#replay-ply", "12")
+    page.press("#replay-ply", "Enter")
+    shows(12)
+    page.go_back()
+    shows(0)
+    page.locator(".move-log a[href='?ply=3']").click()
+    shows(3)
+    assert asked == []
+
+    # A point past the end is no point: the server's page says so.
+    page.fill("#replay-ply", str(game.ply + 1))
+    page.evaluate("document.getElementById('replay-ply').removeAttribute('max')")
+    page.press("#replay-ply", "Enter")
+    page.wait_for_url(f"**?ply={game.ply + 1}")
+    assert any("/replay/" in url for url in asked)
+    page.close()

@@ -1,5 +1,6 @@
 """The README's screenshots of the board (docs/screenshots/): mid-game with tiles picked, at the
-end of a round, and at game over, on a desktop (1280x900) and a phone (390x844).
+end of a round, at game over and in the replay, on a desktop (1280x900) and a phone (390x844),
+the phone in English and in Korean.
 
 Made by `make screenshots` (scripts/screenshots.py), which sets AZUL_SCREENSHOTS to the folder
 to write; skipped otherwise. A fresh game each time, against the computer, as the other browser
@@ -9,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from tests.support.browser import DESKTOP, PHONE, page_for
 from tests.support.factories import against_computer
@@ -40,17 +42,20 @@ def test_screenshots(browser, live_server, make_user):
         "desktop": page_for(browser, base, alice, DESKTOP),
         # Drawn at one pixel per CSS pixel, so that the README shows it at its size.
         "phone": page_for(browser, base, alice, PHONE, phone=True, scale=1),
+        "phone-ko": page_for(browser, base, alice, PHONE, phone=True, scale=1),
     }
+    korean = {"name": settings.LANGUAGE_COOKIE_NAME, "value": "ko", "url": base}
+    pages["phone-ko"].context.add_cookies([korean])
 
     def shoot(name: str, url: str, pick: bool = False) -> None:
         for device, page in pages.items():
             page.goto(base + url)
             if pick:
                 take = page.locator("button.take").first
-                take.tap() if device == "phone" else take.click()
+                take.tap() if device.startswith("phone") else take.click()
                 page.wait_for_timeout(600)  # the phone's smooth scroll to the pattern lines
             # The phone's pick is shown as the player sees it; everything else whole.
-            full = not (pick and device == "phone")
+            full = not (pick and device.startswith("phone"))
             page.screenshot(path=str(out / f"{name}-{device}.png"), full_page=full)
 
     game = play_forward(against_computer(alice, level="greedy"), until=round_over(1), seed=3)
@@ -59,3 +64,7 @@ def test_screenshots(browser, live_server, make_user):
     shoot("mid-game", board_url(game), pick=True)
     game = play_forward(game, until=game_over, seed=3)
     shoot("game-over", board_url(game))
+    # The replay, a few moves into round 2: on a phone, its buttons in a bar at the bottom.
+    for device, page in pages.items():
+        page.goto(f"{base}/games/{game.id}/replay/?ply=25")
+        page.screenshot(path=str(out / f"replay-{device}.png"))

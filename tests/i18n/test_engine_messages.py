@@ -126,7 +126,7 @@ def test_a_reason_within_a_reason_is_translated_too():
     log = [{"kind": "deal", "tiles": [["purple"] * 4] * 5}]
     with pytest.raises(IllegalMove) as caught:
         azul.replay(log, players=2)
-    assert str(caught.value).startswith("log entry 0: factory 1: unknown colour 'purple'")
+    assert str(caught.value).startswith("log entry 0: factory 1: unknown color 'purple'")
     with translation.override("ko"):
         text = engine_error_text(caught.value)
     assert text.startswith("기록 항목 0: 1번 공장: 알 수 없는 색깔 'purple'"), text

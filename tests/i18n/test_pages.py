@@ -328,6 +328,7 @@ def test_the_your_turn_email_is_in_korean(alice, bob, start_game):
 def test_the_board_scripts_strings_are_in_the_korean_catalog():
     script = Client().get(reverse("javascript-catalog"), **KO).content.decode()
     assert "\\uc911\\uc559" in script or "중앙" in script  # "the centre"
-    assert "Someone moved first" in script  # the key, with its Korean beside it
+    stale = "The game moved on while you were choosing"
+    assert stale in script  # the key, with its Korean beside it
     english = Client().get(reverse("javascript-catalog"), **EN).content.decode()
-    assert "Someone moved first" not in english
+    assert stale not in english

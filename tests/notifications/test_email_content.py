@@ -8,10 +8,10 @@ import pytest
 from django.test import Client
 
 from games.models import Game, Seat
-from notifications import sending, services, tokens
+from notifications import services, tokens
 from notifications.models import Notification
 from tests.support import factories
-from tests.support.mail import only_these, sent
+from tests.support.mail import only_these, send_now
 from tests.support.play import waiting_for
 from tests.support.urls import SITE_URL, emailed_game_url
 
@@ -25,20 +25,6 @@ def named(alice, bob, carol):
     bob.profile.display_name = "Bob the Builder"
     bob.profile.save()
     return alice, bob, carol
-
-
-def send_now(user, kind, game, callbacks, **context):
-    """Notify and send at once (a "your turn" skips its grace period here)."""
-    with callbacks(execute=True):
-        services.notify(
-            recipient_id=user.pk, kind=kind, game_id=game.id, ply=game.ply, context=context
-        )
-    row = Notification.objects.get(recipient=user, kind=kind, game=game)
-    if row.status == "pending":
-        Notification.objects.filter(pk=row.pk).update(send_after=row.created_at)
-        sending.notification_send(notification_id=row.pk)
-    [message] = [m for m in sent(kind) if m.to == [user.email]]
-    return message
 
 
 @pytest.mark.parametrize(
@@ -173,3 +159,14 @@ def test_an_email_through_a_real_smtp_server_unsubscribes_in_one_click(
     assert response.status_code == 200
     alice.profile.refresh_from_db()
     assert alice.profile.email_invitation == "never"
+
+
+def test_computers_of_one_level_are_told_apart_in_emails(alice, django_capture_on_commit_callbacks):
+    """As on the board: "Computer (random) 1" and "Computer (random) 2", not the same name twice."""
+    game = factories.against_computer(alice, computers=2, level="random")
+    game = Game.objects.get(pk=game.pk)
+
+    message = send_now(alice, "game_started", game, django_capture_on_commit_callbacks)
+
+    assert "Computer (random) 1" in message.body
+    assert "Computer (random) 2" in message.body

@@ -132,3 +132,18 @@ def test_a_link_for_a_player_who_is_gone_is_refused(alice, client):
     alice.delete()
 
     assert one_click(client, url).status_code == 400
+
+
+@pytest.mark.parametrize("kind", ["your_turn", "digest", "resigned"])
+def test_the_link_opened_again_says_the_player_is_already_unsubscribed(alice, client, kind):
+    assert one_click(client, link(alice, kind)).status_code == 200
+    after = preferences(alice)
+
+    for again in (client.get(link(alice, kind)), one_click(client, link(alice, kind))):
+        assert again.status_code == 200
+        page = again.content.decode()
+        assert "Already unsubscribed" in page
+        assert "alice was already unsubscribed from this kind of email" in page
+        assert "Stop these emails?" not in page
+        assert f'<form method="post" action="{link(alice, kind)}"' not in page
+    assert preferences(alice) == after

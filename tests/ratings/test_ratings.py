@@ -57,9 +57,12 @@ def test_a_win_raises_the_winner_and_lowers_the_loser(start_game, players, clien
     # The game's page and API show each player's change.
     page = client_for(winner.user).get(reverse("games:detail", args=[game.id])).content.decode()
     change = winner.rating_after - winner.rating_before
-    assert f'<span class="rating-change" title="Rating {winner.rating_before} → ' in page
-    assert f">+{change}</span>" in page
-    assert f">{loser.rating_after - loser.rating_before}</span>" in page
+    # Labelled: "Rating: 1500 → 1512 (+12)".
+    assert (
+        f'<span class="rating-change">Rating: {winner.rating_before} → {winner.rating_after}'
+        f" (+{change})</span>"
+    ) in page
+    assert f" ({loser.rating_after - loser.rating_before})</span>" in page
     shown = client_for(loser.user).get(f"/api/games/{game.id}/").json()["players"]
     assert {(p["rating_before"], p["rating_after"]) for p in shown} == {
         (s.rating_before, s.rating_after) for s in seats

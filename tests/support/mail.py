@@ -30,6 +30,24 @@ def forget_notifications() -> None:
     mail.outbox.clear()
 
 
+def send_now(user: Any, kind: str, game: Any, callbacks: Any, **context: Any) -> Any:
+    """Notify `user` of `kind` about `game` and send it at once (a "your turn" skips its grace
+    period here); the email sent. `callbacks` is `django_capture_on_commit_callbacks`."""
+    from notifications import sending, services
+    from notifications.models import Notification
+
+    with callbacks(execute=True):
+        services.notify(
+            recipient_id=user.pk, kind=kind, game_id=game.id, ply=game.ply, context=context
+        )
+    row = Notification.objects.get(recipient=user, kind=kind, game=game)
+    if row.status == "pending":
+        Notification.objects.filter(pk=row.pk).update(send_after=row.created_at)
+        sending.notification_send(notification_id=row.pk)
+    [message] = [m for m in sent(kind) if m.to == [user.email]]
+    return message
+
+
 def only_these(notify_more: Callable[[], Any]) -> Any:
     """Run `notify_more()` (moves played to set a position up, say), then drop what it sent."""
     result = notify_more()

@@ -1,9 +1,6 @@
 """A move made in another tab or window of one's own is reported as one's own ("you already
 moved"), not as someone else's ("someone moved first"), by the API and by the page."""
 
-from pathlib import Path
-
-from django.conf import settings
 from django.urls import reverse
 
 from tests.support.play import player_to_move
@@ -75,8 +72,10 @@ def test_the_page_form_says_the_player_moved_in_another_tab(active_game, clients
     assert ALREADY in response.content.decode()
 
 
-def test_the_page_script_shows_the_apis_message_for_it():
-    """The board script reports a 409 as "someone moved first", except `already_moved`, whose
-    message (the API's `detail`) it shows as it is."""
-    script = (Path(settings.BASE_DIR) / "static" / "games" / "board.js").read_text()
-    assert 'code === "already_moved" ? detail' in script
+def test_the_page_script_says_it_in_the_players_language(client):
+    """The board script has its own sentence for `already_moved` (the board it then shows is up
+    to date), in the JavaScript catalog; tests/e2e/test_play_by_clicking.py plays it through."""
+    script = client.get(
+        reverse("javascript-catalog"), HTTP_ACCEPT_LANGUAGE="ko-KR,ko;q=0.9"
+    ).content.decode()
+    assert f"{ALREADY}. The board is now up to date." in script

@@ -27,8 +27,8 @@ def mover(active_game, clients):
 @pytest.mark.parametrize(
     "move, words",
     [
-        ("F3 purple 2", "unknown colour 'purple'"),
-        ("F1", "a source, a colour and a destination"),
+        ("F3 purple 2", "unknown color 'purple'"),
+        ("F1", "a source, a color and a destination"),
         ("wall 9 1", "pattern line must be from 1 to 5"),
         ("G2 blue 1", "unknown source"),
     ],

@@ -90,7 +90,7 @@ def test_bad_notation_gives_the_parsers_reason(setup):
     game, mover, _, _ = setup
     before = snapshot(game["id"])
     response = post_move(mover, game["id"], {"move": "F3 purple 2", "expected_ply": game["ply"]})
-    refused(response, 400, game["id"], before, "unknown colour 'purple'")
+    refused(response, 400, game["id"], before, "unknown color 'purple'")
 
 
 def test_not_your_turn(setup):

@@ -38,7 +38,10 @@ def test_player_name_is_the_display_name_else_the_username(alice_named, bob):
     assert rendered.render(Context(context)) == "[Alice L|]"
 
 
-def test_the_navigation_and_home_page_greet_the_player_by_their_name(alice_named, client_for):
+def test_the_navigation_and_home_page_greet_the_player_by_their_name(
+    alice_named, bob, start_game, client_for
+):
+    start_game(alice_named, bob)  # a player back, not a new one
     page = client_for(alice_named).get("/").content.decode()
 
     assert f'<a href="{reverse("accounts:player", args=["alice"])}">Alice L</a>' in page

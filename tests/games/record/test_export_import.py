@@ -202,14 +202,14 @@ def move_as_number(export: dict) -> tuple[dict, int, str]:
 def tiles_as_text(export: dict) -> tuple[dict, int, str]:
     bad = copy.deepcopy(export)
     bad["entries"][0]["tiles"] = "blue blue red red"
-    return bad, 0, "one list of colour names per factory"
+    return bad, 0, "one list of color names per factory"
 
 
 def not_a_move(export: dict) -> tuple[dict, int, str]:
     bad = copy.deepcopy(export)
     index = first_move(bad)
     bad["entries"][index]["move"] = "F3 purple 2"
-    return bad, index, "is not a move: unknown colour 'purple'"
+    return bad, index, "is not a move: unknown color 'purple'"
 
 
 def unknown_kind(export: dict) -> tuple[dict, int, str]:

@@ -89,7 +89,7 @@ def test_no_js_form_plays_a_legal_move(start_game, alice, bob, client_for):
     [
         ("F1 purple 2", 0, "Your move was not played"),
         ("C blue 1", 0, "Your move was not played"),  # nothing in the center yet
-        (None, -1, "has moved on"),
+        (None, -1, "moved on while you were choosing"),
     ],
 )
 def test_no_js_form_rejects_illegal_or_stale_moves_without_changing_the_game(

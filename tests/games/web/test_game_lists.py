@@ -1,3 +1,4 @@
+import re
 from datetime import timedelta
 
 import pytest
@@ -170,7 +171,9 @@ def test_invitation_accept_and_decline_buttons(alice, bob, carol, client_for):
 def test_creator_can_cancel_a_game_waiting_for_players(alice, client_for):
     game = open_game(alice)
 
-    response = client_for(alice).post(reverse("games:cancel", args=[game.id]), follow=True)
+    response = client_for(alice).post(
+        reverse("games:cancel", args=[game.id]), {"confirm": "yes"}, follow=True
+    )
 
     assert "The game was cancelled." in response.content.decode()
     game.refresh_from_db()
@@ -180,7 +183,9 @@ def test_creator_can_cancel_a_game_waiting_for_players(alice, client_for):
 def test_only_the_creator_can_cancel(alice, bob, client_for):
     game = open_game(alice)
 
-    response = client_for(bob).post(reverse("games:cancel", args=[game.id]), follow=True)
+    response = client_for(bob).post(
+        reverse("games:cancel", args=[game.id]), {"confirm": "yes"}, follow=True
+    )
 
     assert "Only the player who created this game can cancel it." in response.content.decode()
     game.refresh_from_db()
@@ -232,4 +237,6 @@ def test_player_profile_lists_their_games(start_game, alice, bob, carol, client_
     content = client_for(carol).get(reverse("accounts:player", args=["bob"])).content.decode()
 
     assert reverse("games:detail", args=[game.id]) in content
-    assert "your move" not in content
+    # Nothing on the page says it is carol's move (the header's script carries the words for
+    # its own badge, as data, whatever the page).
+    assert "your move" not in re.sub(r"<script\b[^>]*>.*?</script>", "", content, flags=re.S)

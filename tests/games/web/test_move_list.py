@@ -74,7 +74,7 @@ def test_the_last_round_shows_the_bonuses_by_kind():
     shown = round_scored(scoring, {0: "Alice"}, [standing])
     assert shown["players"][0]["detail"] == "+5 (row 1 +5) → 45"
     assert shown["bonuses"] == [
-        {"name": "Alice", "detail": "+19 (rows +2, columns +7, colours +10) → 64"}
+        {"name": "Alice", "detail": "+19 (rows +2, columns +7, colors +10) → 64"}
     ]
 
 

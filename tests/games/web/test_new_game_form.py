@@ -24,7 +24,9 @@ def test_every_computer_level_is_offered_with_what_it_plays_like(alice, client_f
     for level in Seat.BotLevel:
         description = game_forms.bot_level_description(level.value)
         assert f'<option value="computer:{level.value}"' in page
-        assert f"Computer ({level.label.lower()}): {description}" in page
+        assert f">Computer ({level.label.lower()})</option>" in page
+        assert f'<li data-choice="computer:{level.value}"><strong>{level.label}</strong>:' in page
+        assert f'<span class="description">{description}</span>' in page
     # Weakest first, as `Seat.BotLevel` lists them, and then the people.
     kinds = game_forms.GameCreateForm(creator=alice).fields["seat2_kind"].choices
     assert [value for value, _ in kinds[0][1]] == [f"computer:{v}" for v in Seat.BotLevel.values]
@@ -117,7 +119,8 @@ def test_a_new_level_is_offered_without_changing_the_form(alice, monkeypatch):
     choices = dict(game_forms.GameCreateForm(creator=alice).fields["seat2_kind"].choices[0][1])
 
     assert list(choices) == ["computer:random", "computer:strong", "computer:expert"]
-    assert choices["computer:expert"] == "Computer (expert): a computer player"
+    assert choices["computer:expert"] == "Computer (expert)"
+    assert game_forms.bot_level_description("expert") == "a computer player"
     assert game_forms.bot_level_description("strong") == game_forms.BOT_LEVEL_DESCRIPTIONS["strong"]
 
 

@@ -1,0 +1,225 @@
+"""How far the post-game analysis's loss lies from a search with ten times the budget:
+``python -m tools.analysis_accuracy`` (figures in ``tools/BOTS.md``, "Analysis accuracy").
+
+The positions come from games the computer players play against each other (``greedy`` against
+``medium``, two and three players, both walls, seeded deals): every factory-offer decision with
+a choice, of which ``--positions`` are drawn at random (seeded). The move played there is the
+one the game's computer player made. (The recorded games in ``tests/azul/fixtures`` are random
+play, nothing like a person's game.) The gray wall's tiling decisions are left out: the analysis
+judges them by their immediate worth, without a search.
+
+Each position is judged as the analysis page does (:func:`azul.ai.judge.judge_position`, the
+loss rounded to a tenth of a point) with the page's budget, then again with ``--factor`` times
+that budget and another seed: the reference. Printed: the mean and 90th percentile of the
+absolute difference between the page's loss and the reference's (points), the mean of each, how
+often both pick the same best move, and the rank agreement of the losses (Spearman).
+
+The budget is a number of search iterations (``--iterations``, deterministic and the same on a
+busy machine) or seconds (``--seconds``, as the page runs it: ``ANALYSIS_SECONDS_PER_GAME``
+shared among the game's positions, at most ``ANALYSIS_MAX_SECONDS_PER_MOVE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from dataclasses import dataclass
+
+from azul import legal_moves, new_game, play
+from azul.ai.bots import choose_move
+from azul.ai.judge import PLAYED_SHARE, judge_position
+from azul.mechanics import apply_deal, draw, tally
+from azul.notation import Move
+from azul.state import State
+
+GAMES = [
+    (["greedy", "medium"], "colored"),
+    (["medium", "greedy"], "colored"),
+    (["greedy", "medium"], "gray"),
+    (["medium", "greedy", "medium"], "colored"),
+]
+"""The games' seats and walls, in turn (seat levels of ``azul.ai.bots.LEVELS``)."""
+
+
+@dataclass(frozen=True)
+class Position:
+    state: State
+    player: int
+    played: Move
+    label: str
+
+
+@dataclass(frozen=True)
+class Judged:
+    position: Position
+    page: float
+    reference: float
+    same_best: bool
+    seconds: float
+
+
+def bot_game(index: int, seed: int) -> list[Position]:
+    """Every factory-offer decision with a choice in one seeded game between computer players."""
+    bots, variant = GAMES[index % len(GAMES)]
+    rng = random.Random(seed * 7919 + index)
+    state = new_game(len(bots), variant, first_player=index % len(bots))
+    found = []
+    ply = 0
+    while state.phase != "over":
+        if state.phase == "deal":
+            state = state.copy()
+            apply_deal(state, [tally(f) for f in draw(state, rng)])
+            continue
+        player = state.to_move[0]
+        move = choose_move(state, player, bots[player], seed=rng.randrange(1 << 30))
+        if state.phase == "take" and len(legal_moves(state, player)) > 1:
+            label = f"game {index} ({'/'.join(bots)}, {variant}) ply {ply}"
+            found.append(Position(state, player, move, label))
+        state = play(state, move, player)
+        ply += 1
+    return found
+
+
+def positions(count: int, seed: int) -> list[Position]:
+    """``count`` decisions drawn at random from enough games to hold four times as many."""
+    pool: list[Position] = []
+    index = 0
+    while len(pool) < 4 * count:
+        pool += bot_game(index, seed)
+        index += 1
+    return random.Random(seed).sample(pool, count)
+
+
+def loss(
+    position: Position,
+    seed: int,
+    iterations: int | None,
+    seconds: float | None,
+    share: float = PLAYED_SHARE,
+) -> tuple[float, Move]:
+    """The judgement of ``position`` with a budget, as the page makes it: (loss rounded to a
+    tenth of a point, the best move found)."""
+    judgement = judge_position(
+        position.state,
+        position.player,
+        position.played,
+        seconds=seconds,
+        iterations=iterations,
+        seed=seed,
+        played_share=share,
+    )
+    return round(judgement.loss(position.played), 1), judgement.best[0]
+
+
+def judge(
+    position: Position,
+    seed: int,
+    iterations: int | None,
+    seconds: float | None,
+    factor: int,
+    share: float = PLAYED_SHARE,
+) -> Judged:
+    start = time.perf_counter()
+    page, page_best = loss(position, seed, iterations, seconds, share)
+    took = time.perf_counter() - start
+    reference, reference_best = loss(
+        position,
+        seed + 1,
+        None if iterations is None else iterations * factor,
+        None if seconds is None else seconds * factor,
+        share,
+    )
+    return Judged(position, page, reference, page_best == reference_best, took)
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` quantile of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def ranks(values: list[float]) -> list[float]:
+    """Each value's rank (1 = smallest), ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(a: list[float], b: list[float]) -> float:
+    """Spearman's rank correlation of ``a`` and ``b`` (nan if either is constant)."""
+    ra, rb = ranks(a), ranks(b)
+    if len(set(ra)) < 2 or len(set(rb)) < 2:
+        return math.nan
+    return statistics.correlation(ra, rb)
+
+
+def report(results: list[Judged], budget: str, factor: int) -> str:
+    diffs = [abs(r.page - r.reference) for r in results]
+    pages = [r.page for r in results]
+    references = [r.reference for r in results]
+    lines = [
+        f"{len(results)} positions; page budget {budget}, reference {factor}x",
+        f"|page - reference| loss: mean {statistics.mean(diffs):.2f} points,"
+        f" p90 {percentile(diffs, 0.9):.2f}, max {max(diffs):.1f}",
+        f"mean loss: page {statistics.mean(pages):.2f}, reference {statistics.mean(references):.2f}"
+        f" points; negative losses: {sum(1 for p in pages if p < 0)}",
+        f"same best move: {sum(r.same_best for r in results)} of {len(results)};"
+        f" rank agreement of the losses (Spearman): {spearman(pages, references):.2f}",
+        f"page search: {statistics.mean(r.seconds for r in results):.2f} s a position (mean)",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=100)
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--iterations", type=int, default=None, help="the page's budget (default 1000)"
+    )
+    group.add_argument("--seconds", type=float, default=None, help="the page's budget in seconds")
+    parser.add_argument("--factor", type=int, default=10, help="the reference's budget multiple")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--played-share",
+        type=float,
+        default=PLAYED_SHARE,
+        help=f"least share of the iterations on the move played (the page's: {PLAYED_SHARE})",
+    )
+    parser.add_argument("--verbose", action="store_true", help="one line per position")
+    args = parser.parse_args(argv)
+    iterations = args.iterations
+    if iterations is None and args.seconds is None:
+        iterations = 1000
+    budget = f"{iterations} iterations" if iterations is not None else f"{args.seconds} s"
+    budget += f", at least {args.played_share:.0%} of them on the move played"
+    chosen = positions(args.positions, args.seed)
+    results = []
+    for n, position in enumerate(chosen):
+        judged = judge(
+            position, args.seed * 1000 + n, iterations, args.seconds, args.factor, args.played_share
+        )
+        results.append(judged)
+        if args.verbose:
+            print(
+                f"{position.label}: played {position.played}: page {judged.page:.1f},"
+                f" reference {judged.reference:.1f}{'' if judged.same_best else ' (other best)'}",
+                flush=True,
+            )
+    print(report(results, budget, args.factor))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
