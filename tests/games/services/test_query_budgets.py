@@ -267,8 +267,8 @@ def test_moves_update_the_game_row_in_place(start_game, alice, bob):
     # An index on a column that moves change would make every update a non-HOT one. An update
     # is also written elsewhere when its page has no room left, which depends on when the page's
     # old row versions were last pruned (another connection's snapshot can delay that): at most
-    # one of the eight here.
-    assert hot_after - hot >= updated_after - updated - 1
+    # two of the eight here (a CI run on a loaded machine saw two; an index would make all eight).
+    assert hot_after - hot >= updated_after - updated - 2
 
 
 def test_a_move_against_the_computer_is_four_statements(alice, django_capture_on_commit_callbacks):
