@@ -63,6 +63,13 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Compresses pages and JSON where no proxy does (deploy/nginx.conf does it too; a response
+    # already compressed is left alone). Below WhiteNoise, which serves its own precompressed
+    # static files and whose images it would only squeeze again; above everything that reads or
+    # writes a body. BREACH (guessing a secret from compressed sizes): the one secret a page
+    # repeats is the CSRF token, and Django masks it afresh in every response (the documented
+    # mitigation), so no two pages compress it alike.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before anything that reads the language (CommonMiddleware, views).
     "django.middleware.locale.LocaleMiddleware",

@@ -1,6 +1,5 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import urls as accounts_urls
@@ -30,8 +29,8 @@ urlpatterns = [
     # The language switcher posts to `set_language`. Page scripts call `gettext()` once the
     # catalog is loaded: <script src="{% url 'javascript-catalog' %}"> before them.
     path("i18n/setlang/", i18n.set_language, name="set_language"),
-    # Only our own strings (locale/), not those of the admin's scripts.
-    path("jsi18n/", JavaScriptCatalog.as_view(packages=["games"]), name="javascript-catalog"),
+    # Only our own strings (locale/), not those of the admin's scripts; kept by browsers.
+    path("jsi18n/", i18n.javascript_catalog, name="javascript-catalog"),
     path("accounts/", include("allauth.urls")),
     path("", include((accounts_pages, accounts_urls.app_name))),
     path("", include("games.web.urls")),

@@ -15,13 +15,14 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import get_language, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from azul import COLORS, FLOOR_PENALTY
 from games.models import Game
 from games.presenters.deals import deals_line
+from games.presenters.engine_words import color_name
 from games.presenters.game import game_view
 from games.presenters.moves import move_rows
 from games.presenters.names import game_title, players_title
@@ -135,6 +136,76 @@ def _parse_legal(legal_moves: list[str]) -> tuple[set[tuple[str, str]], dict[int
     return takes, places
 
 
+# -- what a screen reader says of each part of a board ------------------------------------------
+
+
+def _listed(words: list[str]) -> str:
+    return ", ".join(words)
+
+
+def tiles_said(colors: list[str], *, marker: bool = False) -> str:
+    """The tiles of a factory or the center in words ("blue, blue, red"), or "empty"."""
+    words = [str(LABELS["marker"]).lower()] if marker else []
+    words += [color_name(c) for c in sorted(colors, key=_order)]
+    return _listed(words) if words else _("empty")
+
+
+def line_said(number: int, color: str | None, count: int) -> str:
+    """ "Pattern line 3: 2 of 3, red", or "Pattern line 3: empty"."""
+    if not color or not count:
+        return _("Pattern line %(number)s: empty") % {"number": number}
+    return _("Pattern line %(number)s: %(count)s of %(size)s, %(color)s") % {
+        "number": number,
+        "count": count,
+        "size": number,
+        "color": color_name(color),
+    }
+
+
+def wall_row_said(number: int, row: list[str | None], *, gray: bool) -> str:
+    """ "Wall row 2: blue, yellow placed; red, black, white empty" (on the gray wall, the
+    columns: "blue in column 1 placed; columns 2, 3, 4, 5 empty")."""
+    placed, empty = [], []
+    for c, color in enumerate(row):
+        if color:
+            placed.append(
+                _("%(color)s in column %(column)s") % {"color": color_name(color), "column": c + 1}
+                if gray
+                else color_name(color)
+            )
+        elif gray:
+            empty.append(str(c + 1))
+        else:
+            empty.append(color_name(_wall_color(number - 1, c)))
+    what = {"row": number, "placed": _listed(placed), "empty": _listed(empty)}
+    if gray and empty:
+        what["empty"] = ngettext("column %(columns)s", "columns %(columns)s", len(empty)) % {
+            "columns": _listed(empty)
+        }
+    if not placed:
+        return _("Wall row %(row)s: %(empty)s empty") % what
+    if not empty:
+        return _("Wall row %(row)s: %(placed)s placed") % what
+    return _("Wall row %(row)s: %(placed)s placed; %(empty)s empty") % what
+
+
+def floor_said(tiles: list[str]) -> str:
+    """ "Floor: 2 tiles, -2" (the starting player marker counted as a tile, as it costs like
+    one), or "Floor: empty"."""
+    if not tiles:
+        return _("Floor: empty")
+    penalty = sum(FLOOR_PENALTY[: len(tiles)])
+    if "marker" in tiles:
+        return ngettext(
+            "Floor: %(count)s tile (the starting player marker), -%(penalty)s",
+            "Floor: %(count)s tiles (one the starting player marker), -%(penalty)s",
+            len(tiles),
+        ) % {"count": len(tiles), "penalty": penalty}
+    return ngettext(
+        "Floor: %(count)s tile, -%(penalty)s", "Floor: %(count)s tiles, -%(penalty)s", len(tiles)
+    ) % {"count": len(tiles), "penalty": penalty}
+
+
 def _player_board(
     board: dict[str, Any],
     player: dict[str, Any],
@@ -150,7 +221,15 @@ def _player_board(
     for index, (color, count) in enumerate(board["pattern_lines"]):
         size = index + 1
         html = EMPTY_HTML * (size - count) + (TILE_HTML[color] * count if color else "")
-        lines.append({"number": size, "html": mark_safe(html), "color": color, "count": count})
+        lines.append(
+            {
+                "number": size,
+                "html": mark_safe(html),
+                "color": color,
+                "count": count,
+                "said": line_said(size, color, count),
+            }
+        )
     tiling_line = board.get("tiling_line")
     wall = []
     for r, row in enumerate(board["wall"]):
@@ -165,14 +244,23 @@ def _player_board(
             else:
                 cells.append(SLOT_HTML[slot] if slot else GRAY_SLOT_HTML)
         wall.append(
-            {"number": r + 1, "html": mark_safe("".join(cells)), "tiling": tiling_line == r + 1}
+            {
+                "number": r + 1,
+                "html": mark_safe("".join(cells)),
+                "tiling": tiling_line == r + 1,
+                "choosable": bool(choosable),
+                "said": wall_row_said(r + 1, row, gray=gray),
+            }
         )
     floor_tiles = board["floor"]
-    floor_html = "".join(f'<span class="penalty">-{p}</span>' for p in FLOOR_PENALTY) + "".join(
-        TILE_HTML[floor_tiles[i]] if i < len(floor_tiles) else EMPTY_HTML
-        for i in range(len(FLOOR_PENALTY))
+    # The penalties are drawn above the floor line, outside it: its button's name is what it
+    # holds and costs ("Floor: 2 tiles, -2"), not "-1 -1 -2".
+    floor = mark_safe(
+        "".join(
+            TILE_HTML[floor_tiles[i]] if i < len(floor_tiles) else EMPTY_HTML
+            for i in range(len(FLOOR_PENALTY))
+        )
     )
-    floor = mark_safe(floor_html)
     return {
         **player,
         "name": player.get("display_name") or player.get("username") or _("Open seat"),
@@ -180,6 +268,7 @@ def _player_board(
         "lines": lines,
         "wall": wall,
         "floor": floor,
+        "floor_said": floor_said(floor_tiles),
         "tiling_line": tiling_line,
         "is_viewer": is_viewer,
         "interactive": interactive,
@@ -201,12 +290,18 @@ def board_display(view: dict[str, Any]) -> dict[str, Any]:
             "html": _tiles_html(
                 tiles, f"F{number}", _("Factory %(number)s") % {"number": number}, takes
             ),
+            "said": _("Factory %(number)s: %(tiles)s")
+            % {"number": number, "tiles": tiles_said(tiles)},
+            "interactive": any(source == f"F{number}" for source, _color in takes),
         }
         for number, tiles in enumerate(state["factories"], 1)
     ]
     center_tiles = _tiles_html(state["center"], "C", _("Center"), takes)
     marker_in_center = phase == "take" and state.get("marker_holder") is None
     gray = state["variant"] == "gray"
+    center_said = _("Center: %(tiles)s") % {
+        "tiles": tiles_said(state["center"], marker=marker_in_center)
+    }
     players_by_seat = {p["position"]: p for p in view["players"]}
     boards = [
         _player_board(
@@ -228,6 +323,9 @@ def board_display(view: dict[str, Any]) -> dict[str, Any]:
         "factories": factories,
         "center": center_tiles,
         "marker_in_center": marker_in_center,
+        "center_said": center_said,
+        "center_interactive": any(source == "C" for source, _color in takes),
+        "floor_penalties": FLOOR_PENALTY,
         "marker": mark_safe(TILE_HTML["marker"]),
         "boards": boards,
         "legal_moves": legal,
@@ -308,7 +406,8 @@ def board_log(summary: Mapping[str, Any], page: Mapping[str, Any]) -> dict[str, 
         if row["since"] and not marked_since:
             log.append({"kind": "since", "since": False})
             marked_since = True
-        log.append(dict(row))
+        # The viewer's own moves: the page does not read them out to them when they arrive live.
+        log.append({**row, "mine": viewer_seat is not None and row.get("player") == viewer_seat})
         if row["tiling"] is not None:
             last_round = {
                 "kind": "scored",

@@ -21,7 +21,7 @@
   // The newest moves are at the end of the log: keep them in view, from the "since you last
   // played" mark on when there is one.
   function scrollLog() {
-    const log = root.querySelector(".move-log");
+    const log = root.querySelector(".log-scroll") || root.querySelector(".move-log");
     if (!log) return;
     log.scrollTop = log.scrollHeight;
     const since = log.querySelector(".since-marker");
@@ -70,6 +70,156 @@
     white: pgettext("tile colour", "white"),
   };
 
+  // -- The keyboard: one stop per factory, the center and the destinations -------------------
+  // A factory (and the center) is a toolbar: one tab stop, the arrow keys going from one color
+  // to the next. The pattern lines and the floor line, once tiles are picked, are one stop too,
+  // as are the wall spaces to choose from: the arrow keys go between them (a roving tabindex).
+
+  function colorOf(node) { return Array.from(node.classList).find((c) => c in COLOR_NAMES) || null; }
+
+  // The first button of each color of a factory or the center: where the arrow keys stop.
+  function takeLeaders(box) {
+    const seen = new Set();
+    return Array.from(box.querySelectorAll("button.take:not(:disabled)")).filter((b) => {
+      if (seen.has(b.dataset.color)) return false;
+      seen.add(b.dataset.color);
+      return true;
+    });
+  }
+
+  function setRoving(items, current) {
+    items.forEach((b) => { b.tabIndex = b === current ? 0 : -1; });
+  }
+
+  function setupKeys() {
+    const g = game();
+    if (!g) return;
+    g.querySelectorAll(".factory, .center").forEach((box) => {
+      const leaders = takeLeaders(box);
+      box.querySelectorAll("button.take").forEach((b) => { b.tabIndex = b === leaders[0] ? 0 : -1; });
+    });
+    const places = Array.from(g.querySelectorAll("button.place"));
+    setRoving(places, places[0]);
+  }
+
+  // The buttons the arrow keys go between from `button`, and where `button` stands among them.
+  function keyGroup(button) {
+    const g = game();
+    if (button.classList.contains("take")) {
+      const box = button.closest(".factory, .center");
+      const items = box ? takeLeaders(box) : [];
+      return { items: items, at: items.findIndex((b) => b.dataset.color === button.dataset.color) };
+    }
+    if (button.classList.contains("dest")) {
+      const board = button.closest(".player-board");
+      const items = board ? Array.from(board.querySelectorAll("button.dest:not(:disabled)")) : [];
+      return { items: items, at: items.indexOf(button) };
+    }
+    if (button.classList.contains("place")) {
+      const items = Array.from(g.querySelectorAll("button.place:not(:disabled)"));
+      return { items: items, at: items.indexOf(button) };
+    }
+    return null;
+  }
+
+  const ARROWS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+  root.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const step = ARROWS[event.key];
+    if (!step && event.key !== "Home" && event.key !== "End") return;
+    const button = event.target.closest && event.target.closest("button");
+    if (!button || !root.contains(button)) return;
+    const group = keyGroup(button);
+    if (!group || !group.items.length) return;
+    event.preventDefault();
+    const n = group.items.length;
+    let next;
+    if (event.key === "Home") next = 0;
+    else if (event.key === "End") next = n - 1;
+    else next = ((group.at < 0 ? 0 : group.at + step) % n + n) % n;
+    const target = group.items[next];
+    setRoving(group.items, target);
+    if (button.classList.contains("take") && button !== target) button.tabIndex = -1;
+    target.focus();
+  });
+
+  // "Skip to the board": the page's first stop (moved to the top of the page here, as the page
+  // around the board has none), which goes on to the first tile the player may take.
+  const skip = document.querySelector(".skip-link");
+  if (skip) {
+    document.body.prepend(skip);
+    skip.addEventListener("click", (event) => {
+      event.preventDefault();
+      focusBoard(true);
+    });
+  }
+
+  // -- What changed, said once: the others' moves as they arrive, and whose turn it is. --------
+
+  // The tiles on the table and what the status says, before a new board is swapped in.
+  function snapshot() {
+    const g = game();
+    if (!g) return null;
+    const colorsIn = (box) => Array.from(box.querySelectorAll(".tile")).map(colorOf).filter(Boolean);
+    const sources = {};
+    g.querySelectorAll(".factories .factory").forEach((f, i) => { sources["F" + (i + 1)] = colorsIn(f); });
+    const center = g.querySelector(".center");
+    sources.C = center ? colorsIn(center) : [];
+    const turn = g.querySelector(".game-status .turn");
+    return { ply: Number(g.dataset.ply), sources: sources, turn: turn ? turn.textContent.trim() : "" };
+  }
+
+  // "bob took 2 red tiles from factory 3 to pattern line 4." The count comes from the table as
+  // this page showed it (unknown once a new round was dealt in between).
+  function moveWords(name, move, table) {
+    const m = parse(move);
+    if (m.line !== undefined) {
+      return interpolate(
+        gettext("%(name)s placed the tile of pattern line %(line)s on the wall, column %(column)s."),
+        { name: name, line: m.line, column: m.column }, true
+      );
+    }
+    let count = 0;
+    if (table) {
+      const from = m.source === "C" ? table.C : (table[m.source] || []);
+      count = from.filter((c) => c === m.color).length;
+      const rest = from.filter((c) => c !== m.color);
+      if (m.source === "C") table.C = rest;
+      else { table.C = (table.C || []).concat(rest); table[m.source] = []; }
+    }
+    const what = { name: name, count: count, color: COLOR_NAMES[m.color] || m.color, source: sourceName(m.source), line: m.dest };
+    if (!count) {
+      return interpolate(m.dest === "floor"
+        ? gettext("%(name)s took the %(color)s tiles from %(source)s to the floor line.")
+        : gettext("%(name)s took the %(color)s tiles from %(source)s to pattern line %(line)s."), what, true);
+    }
+    return interpolate(m.dest === "floor"
+      ? ngettext("%(name)s took %(count)s %(color)s tile from %(source)s to the floor line.",
+        "%(name)s took %(count)s %(color)s tiles from %(source)s to the floor line.", count)
+      : ngettext("%(name)s took %(count)s %(color)s tile from %(source)s to pattern line %(line)s.",
+        "%(name)s took %(count)s %(color)s tiles from %(source)s to pattern line %(line)s.", count),
+    what, true);
+  }
+
+  function announce(before) {
+    const g = game();
+    const news = document.getElementById("board-news");
+    if (!g || !news || !before) return;
+    const said = [];
+    let table = { ...before.sources };
+    g.querySelectorAll(".move-log li.move, .move-log li.deal").forEach((li) => {
+      const ply = Number((li.querySelector(".ply") || {}).textContent);
+      if (!(ply > before.ply)) return;
+      if (li.classList.contains("deal")) { table = null; return; }
+      const words = moveWords((li.querySelector(".who") || {}).textContent || "", li.dataset.move || "", table);
+      if (!("mine" in li.dataset)) said.push(words);
+    });
+    const turn = g.querySelector(".game-status .turn");
+    const now = turn ? turn.textContent.trim() : "";
+    if (now && now !== before.turn) said.push(now);
+    if (said.length) news.textContent = said.join(" ");
+  }
+
   function sourceName(source) {
     return source === "C"
       ? gettext("the center")
@@ -95,7 +245,7 @@
   // After a move, or a new board from a live update: the keyboard goes on from the first tile
   // the player may take (or wall space they may choose); when it is not their turn, from the
   // board's heading, never from the top of the page.
-  function focusBoard() {
+  function focusBoard(scroll) {
     const g = game();
     if (!g) return;
     let target = g.querySelector("button.take:not(:disabled), button.place:not(:disabled)");
@@ -103,7 +253,7 @@
       target = g.querySelector(".game-status h1");
       if (target) target.tabIndex = -1;
     }
-    if (target) target.focus({ preventScroll: true });
+    if (target) target.focus({ preventScroll: !scroll });
   }
 
   // The page's title follows the board's (the server writes it: whose turn it is), with the
@@ -151,6 +301,7 @@
     });
     pick.count = count;
     g.querySelectorAll("button.dest").forEach((d) => { d.disabled = !dests.has(d.dataset.dest); });
+    pick.from = g.querySelector('button.take[data-source="' + source + '"][data-color="' + color + '"]');
     // No mention of Esc: most phones have no such key (choosing the same tiles again cancels).
     setHint(interpolate(
       ngettext(
@@ -162,6 +313,7 @@
       true
     ));
     const first = g.querySelector("button.dest:not(:disabled)");
+    setRoving(Array.from(g.querySelectorAll("button.dest")), first);
     if (first) first.focus({ preventScroll: true });
     showDestinations(g);
   }
@@ -346,20 +498,52 @@
     moveStatus("");
   }
 
+  // Puts a new board in the page: the keyboard help and the position in words stay as open as
+  // they were (details[data-keep]), and what changed is said (announce). Returns what the page
+  // showed before.
+  let lastHtml = null;
+  function swapIn(html) {
+    const before = snapshot();
+    const open = [...root.querySelectorAll("details[data-keep][open]")].map((d) => d.dataset.keep);
+    root.innerHTML = html;
+    lastHtml = html;
+    for (const keep of open) {
+      const details = root.querySelector(`details[data-keep="${keep}"]`);
+      if (details) details.open = true;
+    }
+    keepWordsOpen();
+    return before;
+  }
+
+  // A player who opened the position in words finds it open on every board after (this
+  // browser remembers it).
+  const WORDS_KEY = "azul.positionInWords";
+  function keepWordsOpen() {
+    const words = root.querySelector('details[data-keep="words"]');
+    if (!words) return;
+    try { if (localStorage.getItem(WORDS_KEY) === "open") words.open = true; } catch (e) { /* private mode */ }
+    words.addEventListener("toggle", () => {
+      try { localStorage.setItem(WORDS_KEY, words.open ? "open" : "closed"); } catch (e) { /* private mode */ }
+    });
+  }
+  keepWordsOpen();
+
   async function refresh(message) {
     const g = game();
     const response = await fetch(g.dataset.boardUrl, {
       headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store",
     });
     if (!response.ok) throw new Error("the board answered " + response.status);
-    root.innerHTML = await response.text();
+    const before = swapIn(await response.text());
     pick = null;
     pending = null;
     sendingDisabled = [];
     // The move ended the game: the page itself shows the result with the rematch in it.
     if (game() && game().dataset.status === "finished") { window.location.reload(); return; }
     scrollLog();
+    setupKeys();
     boardChanged();
+    announce(before);
     focusBoard();
     if (message) showError(message);
   }
@@ -468,7 +652,12 @@
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || busy) return;
     if (pending) cancelPending(true);
-    else if (pick) clearPick();
+    else if (pick) {
+      const from = pick.from;
+      const hadFocus = root.contains(document.activeElement);
+      clearPick();
+      if (hadFocus && from && document.contains(from)) from.focus({ preventScroll: true });
+    }
   });
 
   // Live updates. The page asks the server to answer as soon as the game changes: a long-poll
@@ -506,6 +695,8 @@
   function showBoard(html) {
     const now = game();
     if (busy || pick || pending || !now) return false;
+    // The very board shown (the page's own move, come back live): nothing to change or move.
+    if (html === lastHtml) return true;
     const next = document.createElement("template");
     next.innerHTML = html;
     const incoming = next.content.getElementById("game");
@@ -517,9 +708,11 @@
       return true;
     }
     const hadFocus = root.contains(document.activeElement);
-    root.innerHTML = html;
+    const before = swapIn(html);
     scrollLog();
+    setupKeys();
     boardChanged();
+    announce(before);
     if (hadFocus) focusBoard();
     return true;
   }
@@ -602,5 +795,6 @@
   document.addEventListener("visibilitychange", () => {
     if (document.hidden && liveRequest) liveRequest.abort();
   });
+  setupKeys();
   watchGame();
 })();

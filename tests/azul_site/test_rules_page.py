@@ -65,7 +65,8 @@ def test_the_rules_draw_the_board_and_a_scoring_example_with_the_board_markup(cl
     assert 'class="center"' in setup
     scoring = content[content.index('id="scoring"') : content.index('id="first-player"')]
     before, after = scoring.split('<figure class="rules-picture">')[1:3]
-    assert '<span class="score" aria-label="Score">9</span>' in before
-    assert '<span class="score" aria-label="Score">14</span>' in after  # 9 + the tile's 5
+    score = '<span class="score"><span class="visually-hidden">Score: </span>{}</span>'
+    assert score.format(9) in before
+    assert score.format(14) in after  # 9 + the tile's 5
     assert "3 + 2 = 5" in after
     assert "<img" not in setup + scoring  # drawn with the board's markup, not images

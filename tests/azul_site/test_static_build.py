@@ -7,8 +7,10 @@ staticfiles manifest entry"). The build and the server's commands are read from 
 itself, so that this tests what the image does, not a copy of it.
 """
 
+import gzip
 import json
 import os
+import re
 import shlex
 import socket
 import subprocess
@@ -83,9 +85,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
+def fetch(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
+        with urllib.request.urlopen(
+            urllib.request.Request(url, headers=headers), timeout=10
+        ) as response:
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
@@ -166,6 +170,12 @@ def test_the_image_serves_its_pages_and_hashed_static_files_with_debug_off(tmp_p
         stylesheet_status, stylesheet_headers, stylesheet = fetch(
             f"{site}/static/{hashed_stylesheet}"
         )
+        # A slow phone's view: compressed, and a versioned file kept for as long as can be.
+        _, zipped_page_headers, zipped_page = fetch(f"{site}/", **{"Accept-Encoding": "gzip"})
+        _, zipped_headers, zipped_stylesheet = fetch(
+            f"{site}/static/{hashed_stylesheet}", **{"Accept-Encoding": "gzip"}
+        )
+        _, plain_headers, _ = fetch(f"{site}/static/{STYLESHEET}")
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -175,3 +185,16 @@ def test_the_image_serves_its_pages_and_hashed_static_files_with_debug_off(tmp_p
     assert stylesheet_status == 200
     assert stylesheet_headers["Content-Type"].startswith("text/css")
     assert stylesheet == (static_root / hashed_stylesheet).read_bytes()
+
+    # Hashed names change with their content: a browser keeps them for years, unasked.
+    cache_control = stylesheet_headers["Cache-Control"]
+    assert "immutable" in cache_control
+    assert int(re.search(r"max-age=(\d+)", cache_control)[1]) >= 365 * 24 * 60 * 60
+    # The unversioned name may change under the same URL: kept briefly.
+    assert int(re.search(r"max-age=(\d+)", plain_headers["Cache-Control"])[1]) <= 3600
+    # WhiteNoise's precompressed file, not compressed again; the page compressed by the site.
+    assert zipped_headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(zipped_stylesheet) == stylesheet
+    assert zipped_page_headers["Content-Encoding"] == "gzip"
+    # (the same page but for its CSRF token, masked afresh in each answer)
+    assert gzip.decompress(zipped_page)[:200] == page[:200]

@@ -7,41 +7,17 @@ import json
 import re
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games import live, selectors
 from games.models import LogEntry
 from tests.games.api.test_gray_tiling import play_to_tiling
-from tests.support.factories import SESSION_BACKEND
+from tests.support.browser import board_of, set_confirm, signed_in
 from tests.support.play import waiting_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 MOVES_API = "**/api/games/*/moves/"
-
-
-def signed_in(context, base: str, user):
-    client = Client()
-    client.force_login(user, backend=SESSION_BACKEND)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return page
-
-
-def board_of(context, base: str, user, game_id):
-    page = signed_in(context, base, user)
-    with page.expect_request(lambda request: "/live/" in request.url):
-        page.goto(f"{base}/games/{game_id}/")
-    return page
-
-
-def set_confirm(user, choice: str) -> None:
-    user.profile.confirm_moves = choice
-    user.profile.save()
 
 
 def ply_of(page) -> int:

@@ -5,29 +5,14 @@ import json
 import time
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 import azul
 from games import selectors
-from tests.support.factories import SESSION_BACKEND
+from tests.support.browser import board_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 LIMIT_SECONDS = 2.0
-
-
-def board_of(context, base: str, user, game_id):
-    client = Client()
-    client.force_login(user, backend=SESSION_BACKEND)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    # The page asks for live updates as soon as it has loaded.
-    with page.expect_request(lambda request: "/live/" in request.url):
-        page.goto(f"{base}/games/{game_id}/")
-    return page
 
 
 def test_a_move_shows_on_the_other_players_board_within_2_seconds(

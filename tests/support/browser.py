@@ -60,3 +60,33 @@ def play_one_move_by_clicking(page, turn: int) -> None:
         f"'{ply}'"
     )
     assert f"{source} {color} {dest}" in page.locator(".move-log").text_content()
+
+
+def signed_in(context, base: str, user):
+    """A new page in the browser `context`, signed in as `user` (their session's cookie)."""
+    from django.test import Client
+
+    from tests.support.factories import SESSION_BACKEND
+
+    client = Client()
+    client.force_login(user, backend=SESSION_BACKEND)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def board_of(context, base: str, user, game_id):
+    """`user`'s board page of the game, once it has asked for its first live update (it does
+    as soon as it has loaded)."""
+    page = signed_in(context, base, user)
+    with page.expect_request(lambda request: "/live/" in request.url):
+        page.goto(f"{base}/games/{game_id}/")
+    return page
+
+
+def set_confirm(user, choice: str) -> None:
+    """`user`'s "confirm moves" setting."""
+    user.profile.confirm_moves = choice
+    user.profile.save()

@@ -32,9 +32,9 @@ def test_player_to_move_sees_the_board_with_move_controls(start_game, alice, bob
     state = azul.State.from_dict(game.state)
     expected = sorted(str(m) for m in azul.legal_moves(state))
     assert sorted(legal_moves_in(content)) == expected
-    # Every factory of a 2-player game, each tile with a symbol and a label.
+    # Every factory of a 2-player game, named with its tiles; each tile with a symbol and a label.
     for number in range(1, 6):
-        assert f'aria-label="Factory {number}"' in content
+        assert f'role="toolbar" aria-label="Factory {number}: ' in content
     assert "◆" in content or "●" in content or "▲" in content or "■" in content
     assert "Starting player marker" in content
     for penalty in ("-1", "-2", "-3"):
@@ -184,3 +184,34 @@ def test_deadline_is_shown_in_the_viewers_time_zone(start_game, alice, bob, clie
     content = client_for(mover).get(board_url(game)).content.decode()
 
     assert "JST" in content
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_position_reads_in_words_part_by_part(start_game, alice, bob, client_for, language):
+    """The text view of the whole position (issue #34): each factory, the center, and for each
+    player the score, every pattern line, every wall row and the floor, as a screen reader
+    says them, in the player's language."""
+    from django.utils import translation
+
+    from games.models import Game
+    from games.presenters.board import floor_said, line_said, tiles_said, wall_row_said
+
+    game = start_game(alice, bob)
+    client = client_for(alice)
+    client.cookies["django_language"] = language
+    content = client.get(reverse("games:detail", args=[game.id])).content.decode()
+    [words] = re.findall(
+        r'<details class="position-text" data-keep="words">(.*?)</details>', content, re.S
+    )
+    items = re.findall(r"<li>(.*?)</li>", words, re.S)
+    state = Game.objects.get(pk=game.pk).engine_state().to_dict()
+    with translation.override(language):
+        for tiles in state["factories"]:
+            assert any(item.endswith(tiles_said(tiles)) for item in items)
+        for board in state["boards"]:
+            for index, (color, count) in enumerate(board["pattern_lines"]):
+                assert line_said(index + 1, color, count) in items
+            for row, tiles in enumerate(board["wall"]):
+                assert wall_row_said(row + 1, tiles, gray=False) in items
+            assert floor_said(board["floor"]) in items
+    assert words.count("<h3>") == 1 + len(state["boards"])  # the table, then each player
