@@ -9,6 +9,7 @@ import pytest
 
 from games import selectors
 from tests.games.api.test_gray_tiling import play_to_tiling
+from tests.support import factories
 from tests.support.browser import board_of, set_confirm
 from tests.support.play import waiting_for
 
@@ -264,3 +265,46 @@ def test_wall_tiling_on_the_gray_wall_by_keyboard(
     page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{ply}'")
     assert f"wall {line} {second}" in page.locator(".move-log").text_content()
     assert page.evaluate("!!document.activeElement.closest('#game')")
+
+
+def test_a_whole_game_against_the_computer_by_keyboard_alone(browser, live_server, contexts, alice):
+    """From page load to the end of a game with the keyboard alone: two keys to the first
+    tiles (the skip link), then two a move (take the tiles the keyboard is on, put them in the
+    first place they may go), the keyboard back on the tiles after each answer."""
+    game = factories.against_computer(alice, level="greedy")
+    set_confirm(alice, "off")
+    page = board_of(contexts(), live_server.url, alice, game.id)
+    keys = 0
+
+    def press(key: str) -> None:
+        nonlocal keys
+        keys += 1
+        page.keyboard.press(key)
+
+    def status() -> str:
+        return page.locator("#game").get_attribute("data-status")
+
+    press("Tab")
+    press("Enter")  # the skip link: on to the first tiles
+    moves = 0
+    while status() != "finished" and moves < 150:
+        page.wait_for_function(
+            "() => document.getElementById('game').dataset.status === 'finished'"
+            " || (document.activeElement.matches('button.take:not(:disabled)')"
+            " && document.getElementById('game').classList.contains('can-move'))",
+            timeout=15_000,
+        )
+        if status() == "finished":
+            break
+        assert focused(page)["inGame"] and "take" in focused(page)["cls"], focused(page)
+        ply = page.locator("#game").get_attribute("data-ply")
+        press("Enter")  # takes them: the keyboard goes to the first place they may go
+        assert "dest" in focused(page)["cls"], focused(page)
+        press("Enter")  # places them; the computer answers
+        moves += 1
+        page.wait_for_function(
+            f"() => document.getElementById('game').dataset.ply !== '{ply}'", timeout=15_000
+        )
+    assert status() == "finished", f"{moves} moves made"
+    assert moves >= 10
+    assert keys == 2 + 2 * moves
