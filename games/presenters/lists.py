@@ -117,7 +117,11 @@ def open_games_for_lobby(
 def invitations_for_user(*, user: User) -> list[dict[str, Any]]:
     """Games waiting for the user's answer to an invitation, newest first, as `lobby_rows`
     (2 queries)."""
-    return lobby_rows(selectors.pending_invitations(user=user), viewer=user)
+    games = list(selectors.pending_invitations(user=user))
+    rows = lobby_rows(games, viewer=user)
+    for row, game in zip(rows, games, strict=True):
+        row["is_rematch"] = game.rematch_of_id is not None  # said so in the page's list
+    return rows
 
 
 def declined_invitations(*, user: User) -> list[dict[str, Any]]:

@@ -113,3 +113,17 @@ def test_a_rematch_invitation_page_says_it_is_a_rematch(finished, alice, bob, cl
     assert "bob 님이 함께 했던 게임의 재대결을 신청했습니다." in text(invitee.content.decode())
     assert f'href="{old_url}"' in invitee.content.decode()
     assert "You asked for a rematch of this game." in text(asker.content.decode())
+
+
+def test_a_rematch_invitation_is_marked_in_my_games(finished, alice, bob, client_for):
+    from games import services
+
+    rematch, _ = services.game_rematch(game_id=finished.id, user=bob)
+    english = text(client_for(alice).get(reverse("games:my_games")).content.decode())
+    Profile.objects.filter(user=alice).update(language="ko")
+    korean = text(client_for(alice).get(reverse("games:my_games"), **KO).content.decode())
+
+    assert "bob asks for a rematch" in english
+    assert "invites you to a 2-player game" not in english
+    assert "bob 님의 재대결 신청" in korean
+    assert rematch.rematch_of_id == finished.id
