@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
+from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game, Seat
@@ -40,6 +41,36 @@ def _rated_seat(seat: Seat) -> skill.RatedSeat:
     return skill.RatedSeat(seat.user_id, seat.place, seat.autoplay)
 
 
+class _PairOverLimit(Exception):
+    """Two of the game's players have had their rated games together of the day or week."""
+
+
+def _lock_and_count_pairs(
+    game: Game, user_ids: list[int]
+) -> tuple[dict[int, Rating], Counter[int]]:
+    """The players' ratings, locked, and how many new opponents each meets in this game;
+    `_PairOverLimit` when a pair is over its limit.
+
+    A player's first rated game creates their rating; then every player's row is locked, in
+    user order like every rating write, so that two games sharing a player rate one after the
+    other. Under the players' locks, every earlier rated game of theirs is committed: the
+    games each pair has had rated together are counted then."""
+    Rating.objects.bulk_create([Rating(user_id=pk) for pk in user_ids], ignore_conflicts=True)
+    ratings = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
+    }
+    at = game.finished_at or timezone.now()
+    new_opponents: Counter[int] = Counter()
+    for a, b in fair_play.pairs(user_ids):
+        ever, day, week = fair_play.pair_counts(a, b, at=at, exclude=game.pk)
+        if fair_play.pair_over_limit(day, week):
+            raise _PairOverLimit
+        if not ever:
+            new_opponents.update((a, b))
+    return ratings, new_opponents
+
+
 def game_rate(*, game: Game, seats: list[Seat]) -> bool:
     """Rate a game that has just finished, with its seats (final places set): update its players'
     ratings and records, and set each seat's `rating_before` and `rating_after` (the caller
@@ -56,24 +87,13 @@ def game_rate(*, game: Game, seats: list[Seat]) -> bool:
         return False
     rated = [_rated_seat(s) for s in seats]
     user_ids = sorted(s.user_id for s in rated)
-    # A player's first rated game creates their rating; then every player's row is locked, in
-    # user order like every rating write, so that two games sharing a player rate one after the
-    # other.
-    Rating.objects.bulk_create([Rating(user_id=pk) for pk in user_ids], ignore_conflicts=True)
-    ratings = {
-        r.user_id: r
-        for r in Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
-    }
-    # Under the players' locks, every earlier rated game of theirs is committed: count the
-    # games each pair has had rated together.
-    at = game.finished_at or timezone.now()
-    new_opponents: Counter[int] = Counter()
-    for a, b in fair_play.pairs(user_ids):
-        ever, day, week = fair_play.pair_counts(a, b, at=at, exclude=game.pk)
-        if fair_play.pair_over_limit(day, week):
-            return False
-        if not ever:
-            new_opponents.update((a, b))
+    try:
+        # In a savepoint: a game over its pair's limit leaves no rating row behind for a
+        # player whose first game it was (`ratings_recompute` would find a rating with no game).
+        with transaction.atomic():
+            ratings, new_opponents = _lock_and_count_pairs(game, user_ids)
+    except _PairOverLimit:
+        return False
     # The unique mark first: if it were ever there already, nothing below is written.
     RatedGame.objects.create(game=game)
 

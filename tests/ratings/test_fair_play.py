@@ -239,3 +239,12 @@ def test_the_game_page_says_why_a_game_is_not_rated(alice, bob, client_for):
     played = Game.objects.filter(rated__isnull=False).first()
     html = client_for(bob).get(reverse("games:detail", args=[played.id])).content.decode()
     assert 'id="unrated-reason"' not in html
+
+
+def test_a_game_over_its_pairs_limit_leaves_no_rating_behind(alice, carol, settings):
+    """A first game not rated for its pair's limit writes nothing: no rating row for players
+    who have no rated game (which `ratings_recompute` would report as a difference)."""
+    settings.RATINGS_PAIR_GAMES_PER_DAY = 0
+    assert not rated(resigned_game(alice, carol, moves=6))
+    assert not Rating.objects.exists()
+    assert ratings_recompute().total == 0
