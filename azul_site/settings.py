@@ -371,6 +371,9 @@ REST_FRAMEWORK = {
         # The count of games waiting for the player, which every open page asks for now and then
         # (static/games/waiting.js): a few tabs' worth.
         "games_waiting": env.str("THROTTLE_GAMES_WAITING", default="30/minute"),
+        # Every point of a replay at once, which each replay page asks for as it loads
+        # (games/throttles.py: the site's costliest read).
+        "replay_points": env.str("THROTTLE_REPLAY_POINTS", default="60/hour"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is

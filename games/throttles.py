@@ -82,6 +82,20 @@ class GameInviteThrottle(GameThrottle):
     scope = "game_invite"
 
 
+class ReplayPointsThrottle(SimpleRateThrottle):
+    """Every point of a replay at once (`games.web.pages.game_replay_points`) is the costliest
+    read of the site (about a second for 80 plies), open to visitors for finished games: counted
+    per player, or per address for a visitor. Past the rate the page's script steps through the
+    replay a page at a time, as without it."""
+
+    scope = "replay_points"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        user = request.user
+        ident = user.pk if user and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
 def check(request: Any, throttle: type[GameThrottle]) -> None:
     """For an HTML form: count the signed-in user's POST against `throttle`, or raise
     TooManyRequests (which the form shows as it shows any refusal)."""

@@ -3,6 +3,7 @@ finished games, and a game's replay."""
 
 from __future__ import annotations
 
+import math
 from urllib.parse import urlencode
 from uuid import UUID
 
@@ -170,6 +171,18 @@ def game_replay_points(request: HttpRequest, game_id: UUID) -> HttpResponse:
     game = _started_game(game_id)
     if not replay.replay_visible(game=game, viewer=request.user):
         return JsonResponse({"detail": _("Sign in to see this game.")}, status=403)
+    limit = throttles.ReplayPointsThrottle()
+    if not limit.allow_request(request, None):
+        refused = JsonResponse(
+            {
+                "detail": _(
+                    "Too many replays loaded at once: step through this one a move at a time."
+                )
+            },
+            status=429,
+        )
+        refused["Retry-After"] = str(math.ceil(limit.wait() or 1))
+        return refused
     template = get_template("games/_replay_point.html")
     points = []
     for context in replay.replay_points(game=game):

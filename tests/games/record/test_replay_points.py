@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games import throttles
 from games.models import Game
 from tests.support.play import play_forward
 
@@ -80,3 +81,20 @@ def test_the_points_travel_compressed(finished_colored):
 
     assert response["Content-Encoding"] == "gzip"
     assert len(response.content) < 100_000
+
+
+def test_one_account_loading_replays_over_and_over_leaves_others_theirs(
+    finished_colored, mallory, alice, client_for, monkeypatch
+):
+    """Every point at once is the costliest read: one account's loop is refused past its rate
+    (and its page steps a move at a time, as without the points), another's is served."""
+    monkeypatch.setattr(throttles.ReplayPointsThrottle, "rate", "3/hour", raising=False)
+    game = finished_colored
+    hostile = client_for(mallory)
+    answers = [hostile.get(points_url(game)).status_code for _ in range(5)]
+    assert answers == [200, 200, 200, 429, 429]
+    refused = hostile.get(points_url(game))
+    assert "a move at a time" in refused.json()["detail"] and int(refused["Retry-After"]) > 0
+    assert client_for(alice).get(points_url(game)).status_code == 200
+    # A visitor is counted by address, apart from the accounts.
+    assert Client().get(points_url(game)).status_code == 200
