@@ -96,6 +96,14 @@ class ReplayPointsThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
+def replay_points_refused(request: Any) -> float | None:
+    """Count this load of a replay's points: None when allowed, else the seconds to wait."""
+    limit = ReplayPointsThrottle()
+    if limit.allow_request(request, None):  # type: ignore[arg-type]  # no view: a page's
+        return None
+    return limit.wait() or 1.0
+
+
 def check(request: Any, throttle: type[GameThrottle]) -> None:
     """For an HTML form: count the signed-in user's POST against `throttle`, or raise
     TooManyRequests (which the form shows as it shows any refusal)."""

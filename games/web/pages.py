@@ -171,8 +171,8 @@ def game_replay_points(request: HttpRequest, game_id: UUID) -> HttpResponse:
     game = _started_game(game_id)
     if not replay.replay_visible(game=game, viewer=request.user):
         return JsonResponse({"detail": _("Sign in to see this game.")}, status=403)
-    limit = throttles.ReplayPointsThrottle()
-    if not limit.allow_request(request, None):
+    wait = throttles.replay_points_refused(request)
+    if wait is not None:
         refused = JsonResponse(
             {
                 "detail": _(
@@ -181,7 +181,7 @@ def game_replay_points(request: HttpRequest, game_id: UUID) -> HttpResponse:
             },
             status=429,
         )
-        refused["Retry-After"] = str(math.ceil(limit.wait() or 1))
+        refused["Retry-After"] = str(math.ceil(wait))
         return refused
     template = get_template("games/_replay_point.html")
     points = []
