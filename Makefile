@@ -13,7 +13,7 @@ CELERY_ARGS ?= --loglevel=INFO
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live abuse worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages
+.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live abuse worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -77,11 +77,32 @@ bench-computer: venv  ## Computer's answer to a move, through a Celery worker an
 bench-live: venv  ## Live updates: a move to the open boards, and how many boards one live process holds
 	$(BIN)/python scripts/bench_live.py
 
+# The API against its schema (/api/schema/) with schemathesis.toml's checks, on a running site
+# (`make test` runs it on gunicorn and the test database: tests/azul_site/test_api_schemathesis.py).
+# It acts as the owner of AZUL_API_TOKEN (a token from the settings page): it creates, resigns and
+# cancels games and blocks players, so use a test account on a site of your own. Requests go at
+# the API's per-player rate (API_THROTTLE_USER).
+SCHEMATHESIS_URL ?= http://$(HOST):$(PORT)
+SCHEMATHESIS_ARGS ?= --rate-limit 10/s
+schemathesis: venv  ## The API against its schema on a running site (AZUL_API_TOKEN=..., SCHEMATHESIS_URL=...)
+	@test -n "$$AZUL_API_TOKEN" || { echo "make schemathesis: set AZUL_API_TOKEN" >&2; exit 2; }
+	$(BIN)/st run '$(SCHEMATHESIS_URL)/api/schema/' $(SCHEMATHESIS_ARGS)
+
 # Not part of `make test`: it starts the whole stack (site, live process, a worker per queue, an
 # SMTP sink) on PostgreSQL and Redis, and takes a few minutes. ABUSE_ARGS=--quick for a short one.
 ABUSE_ARGS ?=
 abuse: venv  ## The review's floods by a hostile account, and what another player sees meanwhile (issue #28)
 	$(BIN)/python scripts/abuse.py $(ABUSE_ARGS)
+
+# Backups of DATABASE_URL's PostgreSQL database in pg_dump's custom format (README, "Backups"):
+# docker-compose.yml's backup service runs the same script on a schedule.
+BACKUP_DIR ?= backups
+DUMP ?=
+backup:  ## Dump the database to BACKUP_DIR (backups/), deleting dumps older than BACKUP_KEEP_DAYS (14)
+	DATABASE_URL='$(DATABASE_URL)' BACKUP_DIR='$(BACKUP_DIR)' scripts/backup.sh
+
+restore:  ## Load DUMP=backups/<file>.dump into the database (new or empty, or RESTORE_FORCE=1)
+	DATABASE_URL='$(DATABASE_URL)' scripts/restore.sh '$(DUMP)'
 
 worker: venv  ## Celery worker of every queue, for development (needs CELERY_BROKER_URL or REDIS_URL)
 	$(BIN)/celery -A azul_site worker $(CELERY_ARGS)

@@ -49,3 +49,43 @@ def post_request(worker, req, environ, resp):
     if worker.nr == FREEZE_AFTER_REQUESTS:
         gc.collect()
         gc.freeze()
+
+
+# Metrics (core.metrics): with PROMETHEUS_MULTIPROC_DIR set, each worker writes its values to
+# files there and /metrics adds them up. The folder is emptied when the server starts, and a
+# worker that exits no longer counts in the live gauges (its counters still do).
+# (Not through core.metrics: the master would then hold metrics of its own, for nothing.)
+METRICS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+
+
+def on_starting(server):
+    if METRICS_DIR:
+        import shutil
+
+        shutil.rmtree(METRICS_DIR, ignore_errors=True)
+        os.makedirs(METRICS_DIR, exist_ok=True)
+
+
+def child_exit(server, worker):
+    if METRICS_DIR:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
+
+# /readyz says "shutting down" from the moment a worker is asked to stop (core.readiness):
+# the requests in hand finish, and the load balancer sends no more. gunicorn's own SIGTERM
+# handler still runs, after the flag is set.
+def post_worker_init(worker):
+    import signal
+
+    from core import readiness
+
+    stop = signal.getsignal(signal.SIGTERM)
+
+    def stopping(signum, frame):
+        readiness.shutting_down.set()
+        if callable(stop):
+            stop(signum, frame)
+
+    signal.signal(signal.SIGTERM, stopping)

@@ -65,7 +65,11 @@ class PlayerSearchApi(APIView):
         parameters=[
             OpenApiParameter(
                 "search",
-                str,
+                {
+                    "type": "string",
+                    "minLength": selectors.PLAYER_SEARCH_MIN,
+                    "maxLength": selectors.PLAYER_SEARCH_MAX,
+                },
                 required=True,
                 description=(
                     f"the start of a username or display name, any letter case, "
@@ -122,7 +126,7 @@ class BlockListApi(APIView):
     lobby shows neither the other's games."""
 
     class BlockInputSerializer(serializers.Serializer):
-        username = serializers.CharField(max_length=selectors.PLAYER_SEARCH_MAX)
+        username = serializers.CharField(min_length=1, max_length=selectors.PLAYER_SEARCH_MAX)
 
     @extend_schema(
         operation_id="blocks_list",

@@ -1,20 +1,51 @@
+from datetime import datetime, timedelta
 from typing import Any
 
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts import name_rules, services
 from accounts.models import (
     DELIVERY_FIELDS,
     VACATION_DAYS_A_YEAR,
+    ApiToken,
     Delivery,
     Profile,
     User,
 )
 from accounts.time_zones import UTC, TimeZoneField, grouped_time_zone_choices
+
+# The longest email address (RFC 5321's path, less its brackets); usernames are shorter.
+# django-axes keeps the typed login in a 255-character column: it must never see a longer one.
+LOGIN_MAX_LENGTH = 254
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's login (ACCOUNT_FORMS["login"]), its username-or-email field capped in length: a
+    longer one is a form error, before any account is looked up or attempt recorded."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        login = self.fields["login"]
+        login.max_length = LOGIN_MAX_LENGTH  # type: ignore[attr-defined]
+        login.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
+        login.widget.attrs["maxlength"] = str(LOGIN_MAX_LENGTH)
+
+
+class AdminLoginForm(AdminAuthenticationForm):
+    """The admin's login (`accounts.admin` installs it), its username capped as the site's
+    login is: Django's form shows the cap in the page but does not check it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
 
 
 class SignupForm(AllauthSignupForm):
@@ -123,3 +154,31 @@ class VacationForm(forms.Form):
             "by that much, and no reminder or timeout reaches you meanwhile."
         ),
     )
+
+
+class ApiTokenForm(forms.Form):
+    """The settings page's "Create token": a name to tell it apart, and how long it lasts."""
+
+    NEVER = "never"
+
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=ApiToken.NAME_MAX,
+        required=False,
+        help_text=_("What uses it, such as “my bot on the home server”."),
+    )
+    expires_in = forms.ChoiceField(
+        label=_("Expires"),
+        choices=[
+            ("30", _("In 30 days")),
+            ("90", _("In 90 days")),
+            ("365", _("In a year")),
+            (NEVER, pgettext_lazy("token expiry", "Never")),
+        ],
+        initial="90",
+    )
+
+    def expires_at(self, now: datetime) -> datetime | None:
+        """When the token stops working, from a valid form."""
+        choice = self.cleaned_data["expires_in"]
+        return None if choice == self.NEVER else now + timedelta(days=int(choice))

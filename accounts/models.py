@@ -1,3 +1,4 @@
+import hashlib
 import zoneinfo
 from datetime import datetime, timedelta
 from functools import cache
@@ -12,6 +13,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.confusables import skeleton
+
+# A deleted account's username (`accounts.deletion`): "~" is no character a username may hold
+# (Django's username validator), so nobody can sign up with one, nor pass for a deleted player.
+DELETED_USERNAME_PREFIX = "~deleted-"
 
 
 class UserManager(BaseUserManager):
@@ -33,16 +38,42 @@ class User(AbstractUser):
     # What the username looks like (`accounts.confusables.skeleton`), set on every save: a new
     # name confusable with it is found by one indexed look-up (`name_rules.check_not_confusable`).
     username_skeleton = models.TextField(default="", editable=False)
+    # When the player deleted their account (`accounts.deletion`): the row stays, for the seats
+    # and ratings of finished games that point at it, with its personal data gone, its username
+    # replaced by a placeholder (`DELETED_USERNAME_PREFIX`) and the skeleton of the old one kept,
+    # so that nobody can sign up as the player who left.
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta(AbstractUser.Meta):
         indexes = [models.Index(fields=["username_skeleton"], name="user_username_skeleton_idx")]
 
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.username_skeleton = skeleton(self.get_username())
+        if self.deleted_at is None:
+            # A deleted account keeps the skeleton of the name it had: the name stays reserved.
+            self.username_skeleton = skeleton(self.get_username())
         kwargs["update_fields"] = with_skeleton(
             kwargs.get("update_fields"), "username", "username_skeleton"
         )
+        # Every way of setting a password ends here: the settings' form, the reset link, the
+        # admin, `manage.py changepassword` (`set_password` marks `_password`; Django clears the
+        # mark for a hash upgrade at login, which changes no password and so keeps the tokens).
+        password_replaced = not self._state.adding and (
+            getattr(self, "_password", None) is not None
+            or getattr(self, "_password_made_unusable", False)
+        )
         super().save(*args, **kwargs)
+        if password_replaced:
+            # A token made under the old password would outlive it: a stolen one must not.
+            ApiToken.objects.filter(user=self).delete()
+            self._password_made_unusable = False
+
+    def set_unusable_password(self) -> None:
+        super().set_unusable_password()
+        self._password_made_unusable = True
 
 
 def with_skeleton(update_fields: Any, name_field: str, skeleton_field: str) -> Any:
@@ -268,3 +299,39 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class ApiToken(models.Model):
+    """A key a program sends as `Authorization: Token <key>` to act as `user` on the API
+    (`accounts.authentication`). Only the key's SHA-256 is kept: the key itself is shown once, on
+    the response that made it (`accounts.services.token_create`). A random key of 240 bits needs
+    no slow hash: nothing can be guessed from its digest. Setting the password deletes the user's
+    tokens (`User.save`)."""
+
+    NAME_MAX = 60
+    PREFIX_LENGTH = 8
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=NAME_MAX, blank=True)
+    # The key's first characters, not secret: tells a player's tokens apart on the page.
+    prefix = models.CharField(max_length=PREFIX_LENGTH)
+    digest = models.CharField(max_length=64, unique=True)  # hex SHA-256 of the key
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Written at most once a minute per token (`authentication.LAST_USED_EVERY`).
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… of {self.user_id}"
+
+    def expired(self, now: datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= now
+
+    @staticmethod
+    def digest_of(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()

@@ -3,6 +3,27 @@
 from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.utils.translation import gettext as _
+
+from accounts.models import DELETED_USERNAME_PREFIX
+
+
+def deleted_player_name() -> str:
+    """How every page, list and email names a player who deleted their account."""
+    return _("deleted player")
+
+
+def is_deleted_username(username: str | None) -> bool:
+    return username is not None and username.startswith(DELETED_USERNAME_PREFIX)
+
+
+def public_username(user: AbstractBaseUser | None) -> str | None:
+    """The username that identifies the player to others (links to their page, the API's
+    `username`): None for no user, and for a deleted account, whose placeholder names nobody."""
+    if user is None:
+        return None
+    username = user.get_username()
+    return None if is_deleted_username(username) else username
 
 
 def player_name(user: AbstractBaseUser | None) -> str:
@@ -13,6 +34,8 @@ def player_name(user: AbstractBaseUser | None) -> str:
     account (URLs, the invitation field, the API's `username`)."""
     if user is None:
         return ""
+    if is_deleted_username(user.get_username()):
+        return deleted_player_name()
     profile = getattr(user, "profile", None)
     return (profile.display_name if profile is not None else "") or user.get_username()
 
@@ -28,7 +51,10 @@ def player_label(user: AbstractBaseUser | None) -> str:
 
 
 def name_with_username(name: str, username: str) -> str:
-    """ "Alice L. (@alice)"; just the name when it is the username (or no username is known)."""
+    """ "Alice L. (@alice)"; just the name when it is the username (or no username is known);
+    "deleted player" for a deleted account's placeholder."""
+    if is_deleted_username(username):
+        return deleted_player_name()
     if not username or name == username:
         return name or username
     return f"{name} (@{username})"

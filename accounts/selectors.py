@@ -5,9 +5,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Upper
-from rest_framework.authtoken.models import Token
 
-from accounts.models import Block, Delivery, Profile, User
+from accounts.models import ApiToken, Block, Delivery, Profile, User
 from accounts.names import player_name
 
 
@@ -36,9 +35,10 @@ def without_invitation_emails(*, users: Sequence[User | None]) -> list[User]:
     ]
 
 
-def token_for(*, user: User) -> Token | None:
-    """The user's API token, if any. Pages show only its creation date, never the key again."""
-    return Token.objects.filter(user=user).first()
+def tokens_of(*, user: User) -> QuerySet[ApiToken]:
+    """The user's API tokens, newest first. Only their digest is kept: no page can show a key
+    again."""
+    return ApiToken.objects.filter(user=user)
 
 
 PLAYER_SEARCH_LIMIT = 10

@@ -1,14 +1,15 @@
 """Writes for accounts: profiles, API tokens and blocks."""
 
+import secrets
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from rest_framework.authtoken.models import Token
 
-from accounts.models import DELIVERY_FIELDS, Block, Profile, User
+from accounts.models import DELIVERY_FIELDS, ApiToken, Block, Profile, User
 from accounts.selectors import player_get
 from core.errors import ServiceError
 
@@ -57,16 +58,72 @@ def profile_update(*, user: User, **changes: Any) -> Profile:
     return profile
 
 
-@transaction.atomic
-def token_create(*, user: User) -> Token:
-    """Issue a new API token, replacing any earlier one: its key is shown to the user once."""
-    Token.objects.filter(user=user).delete()
-    return Token.objects.create(user=user)
+# -- API tokens ----------------------------------------------------------------------------------
+
+# A player's tokens at once: one per program or machine is plenty, and a script cannot fill
+# the table.
+API_TOKENS_MAX = 10
+# 240 random bits, URL-safe: 40 characters, no spaces, as long as DRF's keys were.
+API_KEY_BYTES = 30
 
 
-def token_revoke(*, user: User) -> bool:
-    """Delete the user's API token; returns whether there was one."""
-    deleted, _ = Token.objects.filter(user=user).delete()
+class TokenError(ServiceError):
+    """A token that cannot be made, and why (`code`)."""
+
+    code = "token_error"
+
+    def __init__(self, message: str, *, code: str, status_code: int = 400) -> None:
+        self.code = code
+        super().__init__(message, status_code=status_code)
+
+
+def token_create(
+    *, user: User, name: str = "", expires_at: datetime | None = None
+) -> tuple[ApiToken, str]:
+    """A new API token for `user`, and its key: the one time the key exists outside the
+    program it is given to (only its digest is kept). Up to `API_TOKENS_MAX` a player."""
+    name = name.strip()
+    if len(name) > ApiToken.NAME_MAX or "\x00" in name:
+        raise TokenError(
+            _("A token's name has at most %(max)d characters.") % {"max": ApiToken.NAME_MAX},
+            code="token_name_invalid",
+        )
+    if expires_at is not None and expires_at <= timezone.now():
+        raise TokenError(_("A token's expiry must be in the future."), code="token_expiry_past")
+    with transaction.atomic():
+        # One creation of a player's at a time counts their tokens and adds one.
+        User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+        if ApiToken.objects.filter(user=user).count() >= API_TOKENS_MAX:
+            raise TokenError(
+                _(
+                    "You have %(count)d API tokens, the most one player may: revoke one before"
+                    " you create another."
+                )
+                % {"count": API_TOKENS_MAX},
+                code="too_many_tokens",
+                status_code=409,
+            )
+        key = secrets.token_urlsafe(API_KEY_BYTES)
+        token = ApiToken.objects.create(
+            user=user,
+            name=name,
+            prefix=key[: ApiToken.PREFIX_LENGTH],
+            digest=ApiToken.digest_of(key),
+            expires_at=expires_at,
+        )
+    return token, key
+
+
+def token_revoke(*, user: User, token_id: Any) -> bool:
+    """Delete `user`'s token `token_id`; False when `user` has no such token (another
+    player's is not theirs to revoke, nor to learn of)."""
+    try:
+        token_id = int(token_id)
+    except (TypeError, ValueError):
+        return False
+    if not 0 < token_id < 2**63:  # past a bigint, PostgreSQL would refuse the query
+        return False
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     return bool(deleted)
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from accounts import selectors
-from accounts.forms import ProfileForm, VacationForm
+from accounts.forms import ApiTokenForm, ProfileForm, VacationForm
 from accounts.http import AuthenticatedHttpRequest
 
 
@@ -18,21 +17,24 @@ def settings_page(
     *,
     form: ProfileForm | None = None,
     vacation_form: VacationForm | None = None,
-    new_token: Token | None = None,
+    token_form: ApiTokenForm | None = None,
+    new_key: str | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     """The page with the forms as given (a posted one with its errors), the others fresh.
-    `new_token` is shown once, on the response that created it."""
+    `new_key`, a token's, is shown once: on the response that created it."""
     if form is None:
         form = ProfileForm(instance=selectors.profile_for(user=request.user))
     profile = form.instance
     now = timezone.now()
     context = {
         "form": form,
-        "token": new_token or selectors.token_for(user=request.user),
-        "new_token": new_token,
+        "tokens": list(selectors.tokens_of(user=request.user)),
+        "token_form": token_form or ApiTokenForm(),
+        "new_key": new_key,
         "vacation_form": vacation_form or VacationForm(),
         "away_until": profile.vacation_until if profile.on_vacation(now) else None,
         "vacation_days_left": profile.vacation_days_left(now.year),
         "blocks": list(selectors.blocks_of(user=request.user)),
     }
-    return render(request, "accounts/settings.html", context)
+    return render(request, "accounts/settings.html", context, status=status)

@@ -1,8 +1,10 @@
+from allauth.account.signals import password_reset
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from accounts import lockout
 from accounts.middleware import language_at_sign_in
 from accounts.services import profile_create
 
@@ -23,3 +25,14 @@ def language_on_sign_in(sender, request, user, **kwargs):
     profile = getattr(user, "profile", None)
     if request is not None and profile is not None:
         language_at_sign_in(request, profile.language)
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.login_limits_on_sign_in")
+def login_limits_on_sign_in(sender, request, user, **kwargs):
+    # The attempt is taken back from the login limits; the browser becomes a known device.
+    lockout.forgive_signed_in(request, user)
+
+
+@receiver(password_reset, dispatch_uid="accounts.login_limits_on_password_reset")
+def login_limits_on_password_reset(sender, request, user, **kwargs):
+    lockout.forgive_account(request, user)

@@ -2,13 +2,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors, services, verification
-from accounts.forms import ProfileForm
+from accounts.forms import ApiTokenForm, ProfileForm
 from accounts.http import AuthenticatedHttpRequest
 from accounts.middleware import language_cookie_set
 from accounts.settings_page import settings_page
@@ -37,9 +37,20 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_create_view(request: AuthenticatedHttpRequest) -> HttpResponse:
-    token = services.token_create(user=request.user)
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return settings_page(request, token_form=form, status=400)
+    try:
+        _token, key = services.token_create(
+            user=request.user,
+            name=form.cleaned_data["name"],
+            expires_at=form.expires_at(timezone.now()),
+        )
+    except services.TokenError as exc:
+        form.add_error(None, exc.message)
+        return settings_page(request, token_form=form, status=exc.status_code)
     # Rendered, not redirected: the key is on this one response and nowhere else afterwards.
-    response = settings_page(request, new_token=token)
+    response = settings_page(request, new_key=key)
     response["Cache-Control"] = "no-store"
     return response
 
@@ -47,10 +58,12 @@ def token_create_view(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_revoke_view(request: AuthenticatedHttpRequest) -> HttpResponse:
-    if services.token_revoke(user=request.user):
+    if services.token_revoke(user=request.user, token_id=request.POST.get("token")):
         messages.success(
-            request, gettext("Your API token was revoked; programs using it are locked out.")
+            request, gettext("The API token was revoked; programs using it are locked out.")
         )
+    else:
+        messages.error(request, gettext("You have no such token: it may be revoked already."))
     return redirect("accounts:settings")
 
 

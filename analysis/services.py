@@ -270,3 +270,9 @@ def analyses_resend() -> int:
     for game_id in stale:
         send(ANALYSE_TASK, [str(game_id)])
     return len(stale)
+
+
+def analyses_forget_requester(*, user_id: Any) -> int:
+    """The player deleted their account: the analyses they asked for stay (they are about the
+    game, which others played too), no longer saying who asked. Returns how many."""
+    return Analysis.objects.filter(requested_by_id=user_id).update(requested_by=None)

@@ -3,6 +3,7 @@
 from celery import shared_task
 
 from analysis import services
+from core.metrics import SWEEP_SECONDS
 from core.tasks import RETRYING
 
 
@@ -15,4 +16,5 @@ def analyse_game(game_id: str) -> None:
 @shared_task(name="analysis.tasks.sweep", **RETRYING)
 def sweep() -> None:
     """Every few minutes (Celery beat): send again the analyses whose task was lost."""
-    services.analyses_resend()
+    with SWEEP_SECONDS.labels(sweep="analysis").time():
+        services.analyses_resend()

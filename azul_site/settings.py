@@ -45,7 +45,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
@@ -61,7 +60,15 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Request counts and latency by view (django-prometheus): first and last, so that they time
+    # everything between.
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    # The request's id (X-Request-ID, or a new one) on every log line of the request and on the
+    # response (core.log_context).
+    "core.log_context.request_id_middleware",
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Compresses pages and JSON where no proxy does (deploy/nginx.conf does it too; a response
     # already compressed is left alone). Below WhiteNoise, which serves its own precompressed
@@ -73,6 +80,9 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before anything that reads the language (CommonMiddleware, views).
     "django.middleware.locale.LocaleMiddleware",
+    # A NUL in the path, query or form (which PostgreSQL refuses in text) is a 400 before any
+    # view queries with it; after the language, so the message is in the reader's.
+    "core.nul_guard.nul_guard_middleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -83,8 +93,11 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Sets the known-device cookie on a successful sign-in (accounts.lockout).
+    "accounts.lockout.known_device_middleware",
     # Last, so that it turns a lockout flagged anywhere in the request into the 429 page.
     "axes.middleware.AxesMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "azul_site.urls"
@@ -247,6 +260,8 @@ NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS", def
 GAMES_MAX_COMPUTER_GAMES = env.int("GAMES_MAX_COMPUTER_GAMES", default=10)
 GAMES_MAX_LOBBY_GAMES = env.int("GAMES_MAX_LOBBY_GAMES", default=5)
 GAMES_MAX_MASTER_GAMES = env.int("GAMES_MAX_MASTER_GAMES", default=2)
+# Games one player may import as studies (games/record/study_import.py) in 24 hours; past it, 429.
+GAMES_MAX_IMPORTS_PER_DAY = env.int("GAMES_MAX_IMPORTS_PER_DAY", default=20)
 # A player who declined an invitation cannot be invited by the same player again for this many
 # days (a new game, a seat, a rematch: games/services/invite_rules.py).
 INVITATION_DECLINE_COOLDOWN_DAYS = env.int("INVITATION_DECLINE_COOLDOWN_DAYS", default=7)
@@ -290,6 +305,9 @@ AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     # First: axes refuses a locked-out username+IP before any password is hashed.
     "axes.backends.AxesStandaloneBackend",
+    # Then the per-address and per-account limits (accounts.lockout), for the site's login and
+    # the admin's alike; after axes, so that what axes refuses is not counted here.
+    "accounts.lockout.LoginLimitBackend",
     # allauth's: login by username or email.
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -312,19 +330,30 @@ ACCOUNT_CHANGE_EMAIL = True
 # confirms the address and the player logs in with their password (accounts.adapter says so).
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+# The reset form mails only addresses of accounts: no "unknown account" email to whatever
+# address is typed in (which would let anyone mail anyone from the site). It says the same
+# either way, so it does not tell who has an account.
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 # Emails name the site by SITE_NAME, subject prefix included ("[Azul] "): accounts.adapter.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-# Sign-up also takes the browser's time zone.
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+# Sign-up also takes the browser's time zone; login caps its field's length.
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "login": "accounts.forms.LoginForm"}
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # allauth's defaults otherwise: per address, 5 password-reset emails a minute and 1 confirmation
 # email per 3 minutes; 20 sign-ups a minute per IP; 10 email changes a minute per player. They
 # hold with Redis down, counted per process (core.cache.RedisCache).
 ACCOUNT_RATE_LIMITS = {
-    # Kept looser than axes (5 per username+IP) so axes answers first with its 429 page; this
-    # one still slows a guesser who spreads attempts on one login over many addresses.
-    "login_failed": "20/m/ip,10/5m/key",
+    # Failed logins are limited in accounts.lockout (an authentication backend, so the admin's
+    # login has the same limits), not by allauth's form: its per-login limit refused the right
+    # password too, from anywhere, so ten guesses from one address locked the owner out.
+    "login_failed": "",
+    # Per client address, whatever the account (accounts.lockout): looser than axes' per
+    # (account, address) lockout, so that axes answers first.
+    "login_failed_address": "20/m/ip",
+    # Per account, all addresses together, except from the account's known devices (browsers
+    # it signed in from): slower than axes', reached by a guesser spread over many addresses.
+    "login_failed_account": f"{env.int('LOGIN_ACCOUNT_FAILURE_LIMIT', default=30)}/h/key",
 }
 
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
@@ -337,18 +366,22 @@ AXES_HTTP_RESPONSE_CODE = 429
 AXES_RESET_ON_SUCCESS = True
 # Each attempt during a lockout restarts the cool-off, so "try again in N minutes" stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
-AXES_IPWARE_PROXY_COUNT = env.int("AXES_IPWARE_PROXY_COUNT", default=None)
-# Behind a proxy (docker-compose.yml's nginx), allauth's per-address rate limits read the client's
-# address from X-Forwarded-For, trusting this many proxies; 0 reads REMOTE_ADDR.
-ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
-AXES_IPWARE_META_PRECEDENCE_ORDER = env.list(
-    "AXES_IPWARE_META_PRECEDENCE_ORDER", default=["REMOTE_ADDR"]
-)
+# The client's address (core.client_ip): REMOTE_ADDR, unless this many proxies stand in front
+# of the site (docker-compose.yml's nginx: 1), whose own entries of X-Forwarded-For are then
+# read. Anything else in that header is the client's to write, and never trusted: with 0, a
+# different X-Forwarded-For per request changes nothing. One setting for every reader: axes,
+# allauth's per-address limits and DRF's throttles (REST_FRAMEWORK's NUM_PROXIES below).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "core.client_ip.client_address"
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 
 REST_FRAMEWORK = {
+    # The anonymous throttles' client address (core.client_ip): unset, DRF would key them on a
+    # raw X-Forwarded-For, which a client can change with every request.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     # Token first: its WWW-Authenticate header turns a bad or missing token into 401, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -374,6 +407,8 @@ REST_FRAMEWORK = {
         # Every point of a replay at once, which each replay page asks for as it loads
         # (games/throttles.py: the site's costliest read).
         "replay_points": env.str("THROTTLE_REPLAY_POINTS", default="60/hour"),
+        # A player's download of all their data (azul_site/account_pages.py): a big read.
+        "data_download": env.str("THROTTLE_DATA_DOWNLOAD", default="5/day"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is
@@ -441,7 +476,8 @@ MEDIA_ROOT = BASE_DIR / "media"
 # Production hardening; each switch can be turned off from the environment, e.g. behind a
 # proxy that already redirects to HTTPS.
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# The load balancer's and the scraper's plain-HTTP requests to the process itself.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -450,20 +486,66 @@ if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# The language choice is no secret, but sent over plain HTTP it would say who is browsing.
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# What a page may load and run: only this site's own files. No inline script and no eval, so an
+# injected <script> or onclick= does not run; pages pass data to their scripts in data-
+# attributes or json_script. img-src allows data: for the small SVG icons inlined in the CSS.
+# The API's docs page (Swagger UI, azul_site/urls.py) loosens style-src for itself alone.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
 
+# What operators see (README, "What operators see"). /metrics answers only these addresses
+# (or networks), by the connection's own address, or a request with
+# `Authorization: Bearer <METRICS_TOKEN>`.
+METRICS_ALLOWED_IPS = env.list("METRICS_ALLOWED_IPS", default=["127.0.0.1", "::1"])
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+# A Celery worker serves its metrics on this port (0: not at all), at this address (core.metrics).
+METRICS_PORT = env.int("METRICS_PORT", default=0)
+METRICS_ADDRESS = env.str("METRICS_ADDRESS", default="127.0.0.1")
+# /readyz: seconds the database has to answer before the process says it is not ready.
+READYZ_DATABASE_TIMEOUT = env.float("READYZ_DATABASE_TIMEOUT", default=1.0)
+
+# Logs: `plain` lines for a person, or `json`, one JSON object per line for a log collector
+# (time, level, logger, message, and the game id, request id and path where there are some).
+LOG_FORMAT = env.str("LOG_FORMAT", default="plain")
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured("LOG_FORMAT must be plain or json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"request": {"()": "core.log_context.RequestFilter"}},
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "json": {
+            "()": "core.log_context.JsonFormatter",
+            "fmt": "{asctime}{levelname}{name}{message}",
+            "style": "{",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request"],
+        },
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
@@ -471,3 +553,15 @@ LOGGING = {
         "axes": {"level": env.str("AXES_LOG_LEVEL", default="WARNING")},
     },
 }
+
+# Errors go to Sentry when SENTRY_DSN is set; without it, sentry-sdk is not even imported.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    from core.error_reports import sentry_init
+
+    sentry_init(
+        dsn=SENTRY_DSN,
+        environment=env.str("SENTRY_ENVIRONMENT", default="development" if DEBUG else "production"),
+        release=env.str("SENTRY_RELEASE", default=""),
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+    )

@@ -1,9 +1,10 @@
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import urls as accounts_urls
-from azul_site import i18n, players, views
+from azul_site import account_pages, i18n, metrics, players, views
 
 # A player's public page gathers games and ratings, so its view lives up here
 # (`azul_site.players`); it keeps its place among the accounts' pages and its name,
@@ -11,17 +12,30 @@ from azul_site import i18n, players, views
 accounts_pages = [
     *accounts_urls.urlpatterns,
     path("players/<str:username>/", players.player_detail, name="player"),
+    path("settings/delete/", account_pages.account_delete_view, name="delete_account"),
+    path("settings/data/", account_pages.data_download_view, name="data_download"),
 ]
+
+# The API's docs (Swagger UI): the "split" view serves its start-up script from its own URL
+# (`?script`), so the site's strict script-src holds there too; the page's template has a
+# <style> block, so this page alone allows inline styles (which cannot run a script). The admin
+# needs nothing looser: Django's admin pages run no inline script.
+api_docs = csp_update({"style-src": ["'unsafe-inline'"]})(
+    SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+)
 
 # The API first: URLs are tried in order, and API calls are the most frequent requests.
 urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", api_docs, name="api-docs"),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.api_urls")),
     path("api/", include("analysis.api_urls")),
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
+    # For the scraper alone (azul_site/metrics.py).
+    path("metrics", metrics.metrics_view, name="metrics"),
     # Browsers and feed readers ask for /favicon.ico whatever the page links (base.html links the
     # SVG): send them to the static file, which is served with its long cache lifetime.
     path("favicon.ico", views.favicon, name="favicon"),

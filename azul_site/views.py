@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -8,6 +9,7 @@ from django.views.decorators.http import require_GET, require_safe
 
 from azul import FLOOR_PENALTY
 from core import cache as site_cache
+from core import readiness
 from games.presenters.board import wall_pattern
 from games.presenters.lists import home_games
 from games.presenters.rules import rules_pictures
@@ -60,6 +62,17 @@ def healthz(request: HttpRequest) -> JsonResponse:
     body = {"status": "ok" if database == "ok" else "error", "database": database}
     body["cache"] = _cache()
     return JsonResponse(body, status=200 if database == "ok" else 503)
+
+
+@never_cache
+@require_GET
+def readyz(request: HttpRequest) -> JsonResponse:
+    """For a load balancer: 200 while this process should take traffic, else 503 and why
+    (core.readiness). `healthz` says whether it is alive."""
+    reasons = readiness.not_ready_reasons(settings.READYZ_DATABASE_TIMEOUT)
+    if reasons:
+        return JsonResponse({"status": "not ready", "reasons": reasons}, status=503)
+    return JsonResponse({"status": "ready"})
 
 
 @require_safe

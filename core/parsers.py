@@ -14,6 +14,8 @@ from django.utils.translation import gettext
 from drf_orjson_renderer.parsers import ORJSONParser
 from rest_framework import exceptions, status
 
+from core.nul_guard import NUL, nul_refused_message
+
 
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
@@ -47,4 +49,27 @@ class LimitedJSONParser(ORJSONParser):
             if len(body) > limit:
                 raise PayloadTooLarge()
             stream = io.BytesIO(body)
-        return super().parse(stream, media_type, parser_context)
+        data = super().parse(stream, media_type, parser_context)
+        if _has_nul(data):
+            raise exceptions.ParseError(nul_refused_message())
+        return data
+
+
+def _has_nul(value: Any) -> bool:
+    """Whether a NUL is in any string or key of a parsed JSON body: PostgreSQL refuses NUL in
+    text, so one would reach the database as a 500 (DRF's CharField refuses it; a JSON field
+    or an import's nested names would not)."""
+    # A stack, not recursion: orjson parses nesting deeper than Python's recursion limit.
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if NUL in item:
+                return True
+        elif isinstance(item, dict):
+            if any(NUL in key for key in item):
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False

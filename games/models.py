@@ -122,6 +122,13 @@ class Game(models.Model):
                 condition=Q(rematch_of__isnull=False),
                 name="game_rematch_of_idx",
             ),
+            # A player's imports, newest first: their label (`created_by`, the importer) and the
+            # count of the last day's against GAMES_MAX_IMPORTS_PER_DAY (`record.study_import`).
+            models.Index(
+                fields=["created_by", "-created_at"],
+                condition=Q(is_study=True),
+                name="game_study_importer_idx",
+            ),
         ]
         constraints = [
             models.CheckConstraint(

@@ -3,8 +3,10 @@
 Outputs are the dicts built by `games.presenters`; these serializers only describe and render them.
 """
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from azul import fairness
 from core.api import error_codes_document
 from games.models import Game, Seat
 from games.services import BOT_LEVELS, DAYS_PER_MOVE, PLAYER_COUNTS, SEAT_KINDS, invitee_missing
@@ -16,7 +18,7 @@ class SeatInputSerializer(serializers.Serializer):
         help_text="invite a named player, leave the seat open, or seat a computer player",
     )
     username = serializers.CharField(
-        required=False, max_length=150, help_text="for kind=invite: who to invite"
+        required=False, min_length=1, max_length=150, help_text="for kind=invite: who to invite"
     )
     level = serializers.ChoiceField(
         choices=list(BOT_LEVELS),
@@ -39,10 +41,17 @@ CONTRIBUTION_HELP = (
 )
 
 
+# In the schema only: the service checks it (`services.deals.contribution_or_new`) and says what
+# is wrong with one in its own words (`invalid_contribution`). Or empty (drf-spectacular adds
+# that): the server makes one up.
+@extend_schema_field({"type": "string", "pattern": f"^[!-~]{{1,{fairness.CONTRIBUTION_MAX}}}$"})
+class ContributionField(serializers.CharField):
+    pass
+
+
 def contribution_field() -> serializers.CharField:
-    """The optional `contribution` of creating, joining and accepting; checked by the service
-    (`services.deals.contribution_or_new`), which says what is wrong with one."""
-    return serializers.CharField(
+    """The optional `contribution` of creating, joining and accepting."""
+    return ContributionField(
         required=False, allow_blank=True, trim_whitespace=False, help_text=CONTRIBUTION_HELP
     )
 
@@ -64,6 +73,7 @@ class GameCreateInputSerializer(serializers.Serializer):
 
 class MoveInputSerializer(serializers.Serializer):
     move = serializers.CharField(
+        min_length=1,
         max_length=64,
         trim_whitespace=True,
         help_text="canonical notation: 'F3 blue 2', 'C red floor' or 'wall 2 4'",
@@ -85,7 +95,9 @@ class ContributionInputSerializer(serializers.Serializer):
 
 
 class SeatInviteInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text="who to invite to the seat")
+    username = serializers.CharField(
+        min_length=1, max_length=150, help_text="who to invite to the seat"
+    )
 
 
 class StatusFilterSerializer(serializers.Serializer):

@@ -6,6 +6,7 @@ row lock and at its ply, and does nothing if the world moved on.
 
 from celery import shared_task
 
+from core.metrics import SWEEP_SECONDS
 from core.tasks import RETRYING
 from games import follow_ups, services, sweeps
 from games.services import slow_lane
@@ -33,4 +34,5 @@ def play_timeouts(game_id: str, expected_ply: int) -> None:
 @shared_task(name="games.tasks.sweep", **RETRYING)
 def sweep() -> None:
     """Every minute (Celery beat): deadlines, reminders, and computer turns left waiting."""
-    sweeps.sweep()
+    with SWEEP_SECONDS.labels(sweep="games").time():
+        sweeps.sweep()

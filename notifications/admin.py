@@ -8,6 +8,10 @@ from notifications.models import Notification
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
+    """The outbox, shown and never changed here: a row's status and attempts are the sending's
+    own record (a retry never sends twice), so the one way to act is the retry action, which goes
+    through `services.notifications_retry`."""
+
     list_display = (
         "id",
         "recipient",
@@ -22,10 +26,21 @@ class NotificationAdmin(admin.ModelAdmin):
     )
     list_filter = ("status", "kind")
     search_fields = ("recipient__username", "recipient__email")
-    raw_id_fields = ("recipient", "game", "digest")
-    readonly_fields = ("created_at", "sent_at", "claimed_until", "attempts", "last_error")
+    # Every field, in the model's order.
+    readonly_fields = tuple(
+        f.name for f in Notification._meta.get_fields() if f.concrete and not f.auto_created
+    )
     date_hierarchy = "created_at"
     actions = ["retry_failed"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Notification | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Notification | None = None) -> bool:
+        return False
 
     @admin.action(description="Retry the selected failed notifications")
     def retry_failed(self, request: HttpRequest, queryset: QuerySet) -> None:

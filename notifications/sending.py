@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import Delivery
+from core import metrics
 from notifications import emails, seen, selectors
 from notifications.models import PREFERENCE_FIELDS, Notification
 
@@ -165,14 +166,17 @@ def retry_delay(attempts: int) -> timedelta:
 def _record_failure(notification: Notification, exc: Exception) -> None:
     error = f"{type(exc).__name__}: {exc}"[:ERROR_MAX_LENGTH]
     mine = Notification.objects.filter(pk=notification.pk, status=Status.PENDING)
+    about = {"game_id": str(notification.game_id) if notification.game_id else None}
     if notification.attempts >= settings.NOTIFY_MAX_ATTEMPTS:
         logger.error(
             "Notification %s failed for good after %s attempts: %s",
             notification.pk,
             notification.attempts,
             error,
+            extra=about,
         )
-        mine.update(status=Status.FAILED, last_error=error, claimed_until=None, sent_at=None)
+        if mine.update(status=Status.FAILED, last_error=error, claimed_until=None, sent_at=None):
+            metrics.OUTBOX_FAILURES.labels(kind=notification.kind).inc()
         return
     delay = retry_delay(notification.attempts)
     logger.warning(
@@ -181,6 +185,7 @@ def _record_failure(notification: Notification, exc: Exception) -> None:
         notification.attempts,
         delay,
         error,
+        extra=about,
     )
     # No task with a countdown for the retry: the sweep sends it (within a minute of its new
     # time), and a broker holding a message for hours would redeliver it meanwhile.

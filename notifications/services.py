@@ -217,6 +217,23 @@ def invitations_drop(*, game_id: Any) -> int:
     )
 
 
+def notifications_forget_player(*, user_id: Any, old_username: str, new_username: str) -> int:
+    """The player deleted their account (`azul_site.account_deletion`): every notification to
+    them goes (sent ones held their address's history), and those not sent yet that name them
+    to others (who resigned, who declined) name them by `new_username`, the deleted account's
+    placeholder, which emails show as "deleted player" in the recipient's language. Returns how
+    many rows went."""
+    deleted, _by_model = Notification.objects.filter(recipient_id=user_id).delete()
+    about_them = Notification.objects.filter(
+        context__username=old_username, status__in=[Status.PENDING, Status.HELD]
+    )
+    for notification in about_them:
+        context = {**notification.context, "name": new_username, "username": new_username}
+        notification.context = context
+        notification.save(update_fields=["context"])
+    return deleted
+
+
 def notifications_retry(*, notification_ids: Iterable[int]) -> int:
     """Give failed notifications a new set of attempts, from now (the admin's action)."""
     ids = list(

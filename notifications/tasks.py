@@ -6,6 +6,7 @@ claims it (`sending.notification_send`).
 
 from celery import shared_task
 
+from core.metrics import SWEEP_SECONDS
 from core.tasks import RETRYING
 from notifications import sending, services, sweeps
 
@@ -27,4 +28,5 @@ def send_event(game_id: str, ply: int, kind: str) -> None:
 def sweep() -> None:
     """Every minute (Celery beat): reminders, what is overdue, and the daily digests that are
     due."""
-    sweeps.sweep()
+    with SWEEP_SECONDS.labels(sweep="notifications").time():
+        sweeps.sweep()

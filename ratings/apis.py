@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import PageNumbers, error_response, validated_input
+from core.api import PageNumbers, error_response, page_parameters, validated_input
 from games import selectors as game_selectors
 from games.errors import GameConflict
 from games.models import Game
@@ -36,12 +36,11 @@ class LeaderboardApi(APIView):
         parameters=[
             OpenApiParameter("variant", enum=Game.Variant.values, description="only this variant"),
             OpenApiParameter("players", int, enum=[2, 3, 4], description="only this many players"),
-            OpenApiParameter("page", int, description="page number, from 1"),
-            OpenApiParameter("page_size", int, description="players per page (at most 100)"),
+            *page_parameters("players"),
         ],
         responses={
             200: LeaderboardPageSerializer,
-            400: error_response("invalid filter"),
+            400: error_response("invalid filter, or `page_size` not from 1 to 100"),
             404: error_response("no such page"),
         },
     )

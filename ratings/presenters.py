@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext
 
-from games.presenters.names import seat_name
+from games.presenters.names import public_username, seat_name
 from ratings.fair_play import Unrated
 from ratings.selectors import GameRating
 
@@ -43,7 +43,7 @@ def game_rating_view(rating: GameRating) -> dict[str, Any]:
         "seats": [
             {
                 "position": seat.seat.position,
-                "username": seat.seat.user.get_username() if seat.seat.user else None,
+                "username": public_username(seat.seat.user),
                 "name": seat_name(seat.seat),
                 "rating_before": seat.before,
                 "rating_after": seat.after,

@@ -54,6 +54,8 @@ def leaderboard(*, variant: str | None = None, num_players: int | None = None) -
             _kind(variant, num_players),
             games__gte=min_games(),
             user__rating__opponents__gte=min_opponents(),
+            # A player who deleted their account is not listed (their games still count).
+            user__deleted_at__isnull=True,
         )
         .select_related("user__profile")
         .order_by("-rating", "user_id")

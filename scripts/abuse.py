@@ -1190,7 +1190,8 @@ def main() -> int:
 
         django.setup()
         from django.conf import settings
-        from rest_framework.authtoken.models import Token
+
+        from accounts.services import token_create
 
         args.analyse_moves = settings.ANALYSIS_MIN_PERSON_MOVES
 
@@ -1201,7 +1202,9 @@ def main() -> int:
 
         victim_user = bench_web.bench_user("abuse_victim")
         hostile_user = bench_web.bench_user("abuse_hostile")
-        token = {u: Token.objects.get_or_create(user=u)[0].key for u in (victim_user, hostile_user)}
+        for u in (victim_user, hostile_user):  # runs share players: one token each at a time
+            u.api_tokens.all().delete()
+        token = {u: token_create(user=u, name="abuse")[1] for u in (victim_user, hostile_user)}
         victim = Victim(site_port, victim_user, token[victim_user], smtp, started)
         victim.live_port, victim.session = live_port, bench_web.bench_session(victim_user)
         # As a browser has it: the session read once by the site, which keeps a copy in the cache.

@@ -126,8 +126,7 @@ def seed(games: int, watchers: int) -> Seeded:
     import django
 
     django.setup()
-    from rest_framework.authtoken.models import Token
-
+    from accounts.services import token_create
     from games import services
     from games.models import Game
 
@@ -149,8 +148,10 @@ def seed(games: int, watchers: int) -> Seeded:
         )
         services.invitation_respond(game_id=game.id, user=b, accept=True)
         result.games.append(str(game.id))
+        for u in (a, b):  # runs share players: one token each at a time
+            u.api_tokens.all().delete()
         result.players[str(game.id)] = {
-            u.username: Token.objects.get_or_create(user=u)[0].key for u in (a, b)
+            u.username: token_create(user=u, name="bench")[1] for u in (a, b)
         }
     return result
 

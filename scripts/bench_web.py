@@ -136,9 +136,8 @@ def seed(concurrency: int, games_per_pair: int, long_moves: int) -> Seed:
     import django
 
     django.setup()
-    from rest_framework.authtoken.models import Token
-
     import azul
+    from accounts.services import token_create
     from games import selectors, services
     from games.models import Game
 
@@ -175,7 +174,9 @@ def seed(concurrency: int, games_per_pair: int, long_moves: int) -> Seed:
     long_game = selectors.game_get(game_id=long_game.id)
 
     def token(u) -> str:
-        return Token.objects.get_or_create(user=u)[0].key
+        # Runs share players: each run's token replaces the last, within the limit per player.
+        u.api_tokens.all().delete()
+        return token_create(user=u, name="bench")[1]
 
     result = Seed(
         long_game=str(long_game.id),

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -22,7 +22,7 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
-from core.api import ErrorSerializer, PageNumbers, validated_input
+from core.api import ErrorSerializer, PageNumbers, page_parameters, validated_input
 from games import live, selectors, services
 from games.api.base import ERRORS, GameApiBase
 from games.filters import HISTORY_PARAMS, RESULT_CHOICES, GameHistoryFilter
@@ -63,6 +63,12 @@ def _wants_history(request: Request) -> bool:
     )
 
 
+def or_empty(schema: dict[str, Any]) -> dict[str, Any]:
+    """A history filter's values in the schema: or empty, meaning any (the history page's form
+    sends its filters left at "any" so)."""
+    return {"anyOf": [schema, {"type": "string", "enum": [""]}]}
+
+
 class HistoryOrSignedIn(permissions.BasePermission):
     """Finished games are public: anyone may read the history; everything else needs signing
     in."""
@@ -73,8 +79,18 @@ class HistoryOrSignedIn(permissions.BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
 
+class HistoryOrSignedInSchema(AutoSchema):
+    """The schema's word for `HistoryOrSignedIn`, which drf-spectacular cannot read: reading
+    needs no sign-in (the history), creating does."""
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        auths: list[dict[str, Any]] = super().get_auth()
+        return [*auths, {}] if self.method == "GET" else auths
+
+
 class GameListApi(ThrottledMessages, GameApiBase):
     permission_classes = [HistoryOrSignedIn]
+    schema = HistoryOrSignedInSchema()
     game_throttles = (GameCreateThrottle,)
 
     @extend_schema(
@@ -96,28 +112,31 @@ class GameListApi(ThrottledMessages, GameApiBase):
             OpenApiParameter("status", enum=Game.Status.values, description="only this status"),
             OpenApiParameter("player", str, description="history: games of this username"),
             OpenApiParameter(
-                "variant", enum=Game.Variant.values, description="history: only this variant"
+                "variant",
+                or_empty({"type": "string", "enum": Game.Variant.values}),
+                description="history: only this variant",
             ),
             OpenApiParameter(
-                "players", int, enum=[2, 3, 4], description="history: only this many players"
+                "players",
+                or_empty({"type": "integer", "enum": [2, 3, 4]}),
+                description="history: only this many players",
             ),
             OpenApiParameter(
                 "result",
-                enum=[value for value, _ in RESULT_CHOICES],
+                or_empty({"type": "string", "enum": [value for value, _ in RESULT_CHOICES]}),
                 description="history: the result for `player`",
             ),
             OpenApiParameter(
                 "finished_after",
-                OpenApiTypes.DATE,
+                or_empty({"type": "string", "format": "date"}),
                 description="history: ended on or after this day (UTC)",
             ),
             OpenApiParameter(
                 "finished_before",
-                OpenApiTypes.DATE,
+                or_empty({"type": "string", "format": "date"}),
                 description="history: ended on or before this day (UTC)",
             ),
-            OpenApiParameter("page", int, description="page number, from 1"),
-            OpenApiParameter("page_size", int, description="games per page (at most 100)"),
+            *page_parameters("games"),
         ],
         responses={
             200: PolymorphicProxySerializer(

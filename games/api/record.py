@@ -21,7 +21,7 @@ from games.record.serializers import (
     ImportErrorSerializer,
     StudyImportedSerializer,
 )
-from games.record.study_import import study_import, study_imported
+from games.record.study_import import ImportLimitReached, study_import, study_imported
 
 
 class GameExportApi(GameApiBase):
@@ -56,15 +56,22 @@ class GameImportApi(GameApiBase):
             "Creates a finished, unrated study game that can be replayed (and is in nobody's"
             " list of games). A malformed file, or one whose entries the rules refuse, is"
             " refused with 400 naming the entry at fault (`entry`, numbered from 0), and nothing"
-            " is created."
+            " is created. A player name that is, or looks like, a player's of this site is"
+            " refused (400 naming `players[n]`; the importer may name themselves). The study"
+            " says who imported it (`imported_by`). At most `GAMES_MAX_IMPORTS_PER_DAY` imports"
+            " a player in 24 hours: past it, 429 with `Retry-After`."
         ),
         request=GameExportSerializer,
         responses={
             201: StudyImportedSerializer,
             400: OpenApiResponse(ImportErrorSerializer, description="not a whole, legal game"),
             413: ERRORS[413],
+            429: ERRORS[429],
         },
     )
     def post(self, request: AuthenticatedRequest) -> Response:
-        game = study_import(user=request.user, data=request.data)
+        try:
+            game = study_import(user=request.user, data=request.data)
+        except ImportLimitReached as exc:
+            raise exceptions.Throttled(exc.wait, detail=exc.message) from None
         return Response(study_imported(game=game), status=status.HTTP_201_CREATED)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.utils.translation import gettext
 from drf_spectacular.utils import (
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
 )
@@ -17,7 +16,7 @@ from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
 from accounts.selectors import without_invitation_emails
-from core.api import ErrorSerializer, PageNumbers, validated_input
+from core.api import ErrorSerializer, PageNumbers, page_parameters, validated_input
 from games import selectors, services
 from games.api.base import ERRORS, GameApiBase
 from games.errors import InvalidAction
@@ -79,10 +78,7 @@ class GameInvitationApi(GameApiBase):
         return self.game_view_response(request, game)
 
 
-PAGE_PARAMETERS = [
-    OpenApiParameter("page", int, description="page number, from 1"),
-    OpenApiParameter("page_size", int, description="games per page (at most 100)"),
-]
+PAGE_PARAMETERS = page_parameters("games")
 LOBBY_PAGE_SIZE = 20
 
 
@@ -108,6 +104,7 @@ class LobbyApi(GameApiBase):
         parameters=PAGE_PARAMETERS,
         responses={
             200: LobbyPageSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="`page_size` not from 1 to 100"),
             404: OpenApiResponse(ErrorSerializer, description="no such page"),
         },
     )
@@ -128,6 +125,7 @@ class InvitationListApi(GameApiBase):
         parameters=PAGE_PARAMETERS,
         responses={
             200: LobbyPageSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="`page_size` not from 1 to 100"),
             401: OpenApiResponse(ErrorSerializer, description="sign in"),
             404: OpenApiResponse(ErrorSerializer, description="no such page"),
         },

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.utils.translation import gettext as _
 
+from core.metrics import LIVE_WAITS
 from games.models import Game
 from games.selectors import GameVersion
 
@@ -110,6 +111,7 @@ class _Watch:
                     raise TooManyWaits(limit)
                 self._per_player[player] = held + 1
             self._waiters.add(waiter)
+            LIVE_WAITS.inc()
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="live-watch", daemon=True)
                 self._last_thread = self._thread
@@ -119,6 +121,7 @@ class _Watch:
         finally:
             with self._lock:
                 self._waiters.discard(waiter)
+                LIVE_WAITS.dec()
                 if player is not None:
                     left = self._per_player.pop(player, 1) - 1
                     if left > 0:

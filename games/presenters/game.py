@@ -23,7 +23,7 @@ from games.errors import GameNotFound
 from games.models import Game, Seat
 from games.presenters.deals import deals_view
 from games.presenters.moves import deal_text
-from games.presenters.names import player_name, seat_name, seat_names
+from games.presenters.names import player_name, public_username, seat_name, seat_names
 from games.standings import resigned_last
 
 __all__ = [
@@ -61,7 +61,7 @@ def game_players(
             {
                 "position": seat.position,
                 "kind": seat.kind,
-                "username": user.get_username() if user else None,
+                "username": public_username(user),
                 "display_name": names[seat.position],
                 "bot_level": seat.bot_level if computer else None,
                 "invitation": seat.invitation,

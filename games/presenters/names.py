@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from django.utils.translation import gettext as _
 
-from accounts.names import player_name
+from accounts.names import player_name, public_username
 from games.models import Game, Seat
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "player_name",
     "players_title",
     "position_name",
+    "public_username",
     "seat_name",
     "seat_names",
 ]

@@ -40,7 +40,7 @@ import azul
 from games.models import Game, Seat
 from games.presenters.deals import deals_view
 from games.presenters.game import result_view
-from games.presenters.names import seat_names
+from games.presenters.names import player_name, public_username, seat_names
 from games.record.summary import replay_summary
 
 FORMAT_VERSION = 1
@@ -50,10 +50,16 @@ def _player(seat: Seat, name: str) -> dict[str, Any]:
     computer = seat.kind == Seat.Kind.COMPUTER
     return {
         "name": name,
-        "username": seat.user.get_username() if seat.user is not None else None,
+        "username": public_username(seat.user),
         "kind": "computer" if computer else "human",
         "bot_level": seat.bot_level if computer else None,
     }
+
+
+def study_importer(game: Game) -> str | None:
+    """A study's label: who imported it ("deleted player" once they deleted their account);
+    None for a game played here. The study's creator is the player who imported it."""
+    return player_name(game.created_by) if game.is_study else None
 
 
 def _entries(summary: dict[str, Any]) -> list[dict[str, Any]]:
@@ -87,6 +93,7 @@ def game_export(*, game: Game) -> dict[str, Any]:
             "id": game.id,
             "status": game.status,
             "is_study": game.is_study,
+            "imported_by": study_importer(game),
             "started_at": game.started_at,
             "finished_at": game.finished_at,
             "ply": game.ply,

@@ -23,8 +23,15 @@ from games.errors import GameError
 from games.models import Game
 from games.presenters.board import board_display
 from games.presenters.moves import move_rows, with_names
-from games.presenters.names import game_title, players_title, position_name, seat_names
+from games.presenters.names import (
+    game_title,
+    players_title,
+    position_name,
+    public_username,
+    seat_names,
+)
 from games.record.chart import score_chart
+from games.record.export import study_importer
 from games.record.summary import replay_summary, require_started, state_at
 from games.selectors import resigned_positions
 from games.standings import resigned_last
@@ -97,7 +104,7 @@ def _players(game: Game, state: azul.State) -> list[dict[str, Any]]:
         {
             "position": seat.position,
             "kind": seat.kind,
-            "username": seat.user.get_username() if seat.user is not None else None,
+            "username": public_username(seat.user),
             "display_name": names[seat.position],
             "autoplay": seat.autoplay,
             "away_until": None,
@@ -209,6 +216,8 @@ def _point(game: Game, summary: dict[str, Any], ply: int) -> dict[str, Any]:
     last = game.ply
     return {
         "game": game,
+        # A study says who imported it (no query once the first point has read it).
+        "imported_by": study_importer(game),
         "ply": ply,
         "last_ply": last,
         "prev_ply": ply - 1 if ply > 0 else None,

@@ -61,6 +61,11 @@ class ExportGameSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=Game.Status.values)
     is_study = serializers.BooleanField()
+    imported_by = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="a study: the name of the player who imported it; null for a game played here",
+    )
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     ply = serializers.IntegerField()
@@ -101,6 +106,7 @@ class GameExportSerializer(serializers.Serializer):
 class StudyImportedSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     is_study = serializers.BooleanField()
+    imported_by = serializers.CharField(help_text="the name of the player who imported it")
     ply = serializers.IntegerField()
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="final, per seat")
     replay_url = serializers.CharField()
@@ -108,7 +114,9 @@ class StudyImportedSerializer(serializers.Serializer):
 
 
 class ImportErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField(help_text="what is wrong, naming the entry: 'entry 17: ...'")
+    detail = serializers.CharField(
+        help_text="what is wrong, naming the field or entry: 'players[1]: ...', 'entry 17: ...'"
+    )
     code = serializers.CharField()
     entry = serializers.IntegerField(
         required=False, help_text="the index of the log entry at fault, when one is"

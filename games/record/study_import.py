@@ -11,17 +11,22 @@ describe: they name the file's own fields and values.
 
 from __future__ import annotations
 
+import math
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
 import azul
-from accounts.models import User
+from accounts.confusables import skeleton
+from accounts.models import Profile, User
+from accounts.name_rules import refused_characters
 from games.errors import GameError
 from games.models import Game, LogEntry, Seat
-from games.record.export import FORMAT_VERSION
+from games.record.export import FORMAT_VERSION, study_importer
 from games.selectors import ServerMove
 
 MAX_NAME_LENGTH = 150
@@ -32,6 +37,22 @@ size limit refuses most longer files first."""
 MOVE_KEYS = {"kind", "player", "move", "timeout", "server"}
 DEAL_KEYS = {"kind", "tiles"}
 PLAYER_KINDS = ("human", "computer")
+
+
+class ImportLimitReached(GameError):
+    """The player has imported GAMES_MAX_IMPORTS_PER_DAY studies in the last 24 hours; `wait` is
+    the seconds until the oldest of them is a day old."""
+
+    status_code = 429
+    code = "import_limit"
+
+    def __init__(self, message: str, *, wait: float) -> None:
+        self.wait = wait
+        super().__init__(message)
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        return {"retry_after": math.ceil(self.wait)}
 
 
 class InvalidImport(GameError):
@@ -67,6 +88,13 @@ def _checked_players(raw: Any) -> list[dict[str, Any]]:
             raise InvalidImport(f"{where}: 'name' must be the player's name (text).")
         if len(name.strip()) > MAX_NAME_LENGTH:
             raise InvalidImport(f"{where}: 'name' is longer than {MAX_NAME_LENGTH} characters.")
+        refused = refused_characters(name)
+        if refused:
+            # NUL above all: PostgreSQL cannot store it in text.
+            raise InvalidImport(
+                f"{where}: 'name' cannot contain control, invisible or line-break characters"
+                f" (found: {', '.join(refused)})."
+            )
         kind = player.get("kind", "human")
         if kind not in PLAYER_KINDS:
             raise InvalidImport(f"{where}: 'kind' must be 'human' or 'computer', not {kind!r}.")
@@ -187,9 +215,13 @@ def _check_result(claimed: Any, state: azul.State) -> None:
         raise InvalidImport("result: 'standings' must list each player's score and place.")
     outcome = {s.player: s for s in azul.result(state).standings}
     for index, standing in enumerate(standings):
-        if not isinstance(standing, dict) or standing.get("position") not in outcome:
-            raise InvalidImport(f"result.standings[{index}]: no such player position.")
-        actual = outcome[standing["position"]]
+        position = standing.get("position") if isinstance(standing, dict) else None
+        if not _is_whole_number(position) or position not in outcome:
+            raise InvalidImport(
+                f"result.standings[{index}].position: must be a player's seat, a whole number"
+                f" from 0 to {len(outcome) - 1}."
+            )
+        actual = outcome[position]
         for field, value in (("score", actual.score), ("place", actual.place)):
             if field in standing and standing[field] != value:
                 raise InvalidImport(
@@ -237,14 +269,72 @@ def study_validate(data: Any) -> dict[str, Any]:
     }
 
 
+IMPORT_LIMIT_WINDOW = timedelta(days=1)
+
+
+def _check_names_not_players(players: list[dict[str, Any]], user: User) -> None:
+    """A study names its players without their accounts: a name that is, or looks like, an
+    account's username or display name (the same skeleton, `accounts.confusables`; a deleted
+    account's old username too) is refused, so that nobody can put words in another player's
+    mouth with a made-up game. The importer may name themselves. One query."""
+    wanted = {skeleton(p["name"]): position for position, p in enumerate(players)}
+    wanted.pop("", None)
+    if not wanted:
+        return
+    taken = set(
+        User.objects.filter(username_skeleton__in=list(wanted))
+        .exclude(pk=user.pk)
+        .values_list("username_skeleton", flat=True)
+        .union(
+            Profile.objects.filter(display_name_skeleton__in=list(wanted))
+            .exclude(user_id=user.pk)
+            .values_list("display_name_skeleton", flat=True)
+        )
+    )
+    for position, player in enumerate(players):
+        if skeleton(player["name"]) in taken:
+            raise InvalidImport(
+                f"players[{position}]: {player['name']!r} is the name of a player of this site"
+                " (or looks like it): a study may not name the site's players. Name them"
+                " otherwise, such as 'Player 1'."
+            )
+
+
+def _check_import_limit(user: User, now: Any) -> None:
+    """ImportLimitReached when `user` imported GAMES_MAX_IMPORTS_PER_DAY studies in the last
+    24 hours. Inside the import's transaction, the player's row locked, so that two imports at
+    once cannot both take the last place."""
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+    limit = settings.GAMES_MAX_IMPORTS_PER_DAY
+    recent = list(
+        Game.objects.filter(
+            created_by=user, is_study=True, created_at__gte=now - IMPORT_LIMIT_WINDOW
+        )
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)[:limit]
+    )
+    if len(recent) >= limit:
+        wait = (recent[-1] + IMPORT_LIMIT_WINDOW - now).total_seconds()
+        hours = max(1, math.ceil(wait / 3600))
+        raise ImportLimitReached(
+            f"You have imported {limit} games in the last 24 hours, the most one player may:"
+            f" try again in {hours} hours.",
+            wait=max(1.0, wait),
+        )
+
+
 def study_import(*, user: User, data: Any) -> Game:
     """Create a study game from an export file (see the module docstring): validated in full
-    first, then written in one transaction, so a refused file leaves nothing behind."""
+    first, then written in one transaction, so a refused file leaves nothing behind. At most
+    GAMES_MAX_IMPORTS_PER_DAY a player in 24 hours; the study is labelled with who imported it
+    (its creator: `export.study_importer`)."""
     study = study_validate(data)
+    _check_names_not_players(study["players"], user)
     state: azul.State = study["state"]
     outcome = {s.player: s for s in azul.result(state).standings}
     now = timezone.now()
     with transaction.atomic():
+        _check_import_limit(user, now)
         game = Game(
             variant=study["variant"],
             num_players=len(study["players"]),
@@ -285,6 +375,7 @@ def study_imported(*, game: Game) -> dict[str, Any]:
     return {
         "id": game.id,
         "is_study": game.is_study,
+        "imported_by": study_importer(game),
         "ply": game.ply,
         "scores": azul.State.from_dict(game.state).scores,
         "replay_url": reverse("games:replay", args=[game.id]),

@@ -137,8 +137,10 @@ def game_rematch(*, game_id: Any, user: User) -> tuple[Game, bool]:
 
 def _rematch_seat(seat: Seat) -> SeatSpec:
     """The seat of a finished game as a rematch's: the same computer level, or its player
-    invited."""
+    invited; the seat of a player who deleted their account is open to the lobby."""
     if seat.kind == Seat.Kind.COMPUTER:
         return SeatSpec(kind="computer", level=seat.bot_level)
     assert seat.user is not None, "a finished game's human seats all have their player"
+    if seat.user.deleted_at is not None:
+        return SeatSpec(kind="open")
     return SeatSpec(kind="invite", username=seat.user.get_username())

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 import azul
 from accounts.models import User
+from core import metrics
 from games import effects
 from games.errors import (
     AlreadyMoved,
@@ -175,9 +176,23 @@ def computer_move_play(*, game_id: Any, expected_ply: int) -> Game | None:
                 return None
             # Same ply, so the same position: the move chosen above still applies.
             seat, _state = to_play
+            time_answer_on_commit(game, seat)
             return play_and_write(game, list(game.seat_list), seat.position, move)
     except IntegrityError:
         return None
+
+
+def time_answer_on_commit(game: Game, seat: Seat) -> None:
+    """Once the computer's move commits, record how long the turn was the computer's: since the
+    game's last write (which made it so), at its level (`greedy` for a seat it plays for a
+    player)."""
+    waiting_since, level = game.updated_at, str(seat.bot)
+
+    def committed() -> None:
+        waited = (timezone.now() - waiting_since).total_seconds()
+        metrics.COMPUTER_ANSWER_SECONDS.labels(level=level).observe(max(waited, 0.0))
+
+    transaction.on_commit(committed)
 
 
 def _settled_play_out(game_id: Any, expected_ply: int) -> Game | None:

@@ -9,13 +9,17 @@ The unique (game, number) constraint on the log is the backstop.
 
 from __future__ import annotations
 
+import logging
 import zlib
+from collections import Counter
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import azul
 from azul.ai.bots import choose_move
+from core import metrics
 from core.tasks import send_on_commit
 from games import effects, follow_ups
 from games.errors import IllegalMoveError, InvalidNotation
@@ -25,6 +29,8 @@ from games.services.clocks import turn_deadline
 from games.services.locking import forget_waiting_counts, human_player_ids, started_state
 from games.services.log import deal_round, next_log_entry
 from games.standings import resigned_last
+
+logger = logging.getLogger(__name__)
 
 MOVE_FIELDS = ["state", "ply", "status", "finished_at", "turn_deadline", "updated_at"]
 """The game's fields a move may change, saved after every move."""
@@ -135,6 +141,7 @@ def write_moves(
     seats' changed fields (`seat_fields`, and the result's), the game's; tell whoever is newly
     to move; and once this commits, ask a worker to play for the computer if it is to move."""
     LogEntry.objects.bulk_create(entries)
+    count_on_commit(game, seats, entries)
     forget_waiting_counts(seats)
     if game.status == Game.Status.FINISHED:
         # Published inside this transaction: what the receivers set on the seats (the ratings)
@@ -147,6 +154,37 @@ def write_moves(
     computer = computer_seat_to_move(seats, started_state(game))
     if game.status == Game.Status.ACTIVE and computer is not None:
         ask_computer_to_move(game, computer)
+
+
+def move_kind(seats: list[Seat], entry: LogEntry) -> str:
+    """Who made a move (`metrics.MOVE_KINDS`): the server at a timeout, the computer for a seat
+    it plays, or a person."""
+    if entry.data.get("timeout"):
+        return "timeout"
+    computer = entry.player is not None and seats[entry.player].played_by_computer
+    return "computer" if computer else "person"
+
+
+def count_on_commit(game: Game, seats: list[Seat], entries: list[LogEntry]) -> None:
+    """Once the moves commit (not before: a rolled-back move was never accepted), count them
+    and log them: the game, the ply and who moved, never what was dealt."""
+    kinds = Counter(move_kind(seats, e) for e in entries if e.kind == LogEntry.Kind.MOVE)
+    if not kinds:
+        return
+    game_id, ply = str(game.id), game.ply
+
+    def committed() -> None:
+        for kind, count in kinds.items():
+            metrics.MOVES.labels(kind=kind).inc(count)
+        logger.info(
+            "game %s: moves accepted, now at ply %s (%s)",
+            game_id,
+            ply,
+            ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())),
+            extra={"game_id": game_id, "ply": ply, "moves": dict(kinds)},
+        )
+
+    transaction.on_commit(committed)
 
 
 def play_and_write(game: Game, seats: list[Seat], position: int, move: str) -> Game:

@@ -116,3 +116,9 @@ def test_the_forms_refuse_with_a_message(bob):
     assert "You cannot block yourself." in response.content.decode()
     assert not Block.objects.exists()
     assert client_for(bob).get(reverse("accounts:block_create")).status_code == 405
+
+
+def test_the_schema_says_a_username_is_not_empty(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    username = schema["components"]["schemas"]["BlockInput"]["properties"]["username"]
+    assert username["minLength"] == 1

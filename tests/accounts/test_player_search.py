@@ -117,6 +117,9 @@ def test_is_in_the_openapi_schema(alice, client_for):
     operation = schema["paths"]["/api/players/"]["get"]
     assert operation["operationId"] == "players_search"
     assert [(p["name"], p["required"]) for p in operation["parameters"]] == [("search", True)]
+    # As long as the API takes (Schemathesis found `?search=` valid by the schema, refused).
+    search = operation["parameters"][0]["schema"]
+    assert (search["minLength"], search["maxLength"]) == (2, 150)
     assert {"200", "400"} <= set(operation["responses"])
     item = operation["responses"]["200"]["content"]["application/json"]["schema"]["items"]
     component = item["$ref"].rsplit("/", 1)[1]

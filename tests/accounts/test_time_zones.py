@@ -43,7 +43,11 @@ def test_the_sign_up_form_has_a_hidden_time_zone_field_that_its_script_fills(cli
     html = client.get(reverse("account_signup")).content.decode()
 
     assert re.search(r'<input type="hidden" name="time_zone"[^>]*>', html)
-    assert "Intl.DateTimeFormat().resolvedOptions().timeZone" in html
+    # The script is a file of its own (the site's Content-Security-Policy runs no inline one).
+    script = re.search(r'<script src="([^"]*accounts/time_zone\.js)"', html)
+    assert script
+    body = b"".join(client.get(script.group(1)).streaming_content).decode()
+    assert "Intl.DateTimeFormat().resolvedOptions().timeZone" in body
 
 
 def test_the_browser_time_zone_is_saved_on_sign_up(client, mailoutbox, django_user_model):
@@ -256,8 +260,9 @@ def test_the_history_and_player_pages_show_when_games_ended_with_the_zone(
 def test_the_token_date_on_the_settings_page_is_in_the_players_zone(alice, client_for):
     set_zone(alice, "Asia/Seoul")
     client = client_for(alice)
-    client.post(reverse("accounts:token_create"))
+    client.post(reverse("accounts:token_create"), {"name": "bot", "expires_in": "30"})
 
     html = client.get(reverse("accounts:settings")).content.decode()
 
-    assert re.search(r"created \d+ \w+ \d{4}, \d\d:\d\d KST\.", html)
+    # Created and expiring, both in Seoul's time.
+    assert len(re.findall(r'<time datetime="[^"]+">\d+ \w+ \d{4}, \d\d:\d\d KST</time>', html)) == 2

@@ -18,6 +18,21 @@ from tests.support.workers import MailSink, Worker, reset_broker_pools
 # -- Redis ---------------------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def _logs_agree_at_the_end(request) -> Iterator[None]:
+    """After each worker test, the games the workers played have logs, states and seats that
+    agree (`check_game_logs`): checked once the workers are stopped (fixtures the test asked
+    for are torn down before this one) and before the database is flushed."""
+    if request.node.get_closest_marker("django_db") is None:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    from tests.support.records import logs_disagreeing
+
+    assert logs_disagreeing() == []
+
+
 @pytest.fixture
 def redis_server() -> Iterator[RedisServer]:
     """A `redis-server` of this test's own on a free port, started; stopped after the test."""

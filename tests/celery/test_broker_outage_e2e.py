@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import token_create
 from core import cache as site_cache
 from core.cache import redis_cache
 from games import sweeps
@@ -75,8 +75,8 @@ def move_against_the_computer_through_every_door(
     assert_the_move_tried_the_broker()
 
     _, move, ply = first_legal_move(by_api.id)
-    token, _ = Token.objects.get_or_create(user=user)
-    api = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _token, key = token_create(user=user)
+    api = APIClient(HTTP_AUTHORIZATION=f"Token {key}")
     site_cache.broker_outage.skip_until = 0
     response, took = timed(
         api.post,

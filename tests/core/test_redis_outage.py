@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import pytest
 from django.test import Client
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 import azul
+from accounts.services import token_create
 from core import cache as site_cache
 from core.cache import redis_cache
 from games.models import Game
@@ -74,8 +74,8 @@ def play_through_every_door(game_id, users: dict) -> None:
     assert Game.objects.get(pk=game_id).ply > ply, "the page's move was not played"
 
     player, move, ply = to_move(game_id, users)
-    token, _ = Token.objects.get_or_create(user=player)
-    api = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _token, key = token_create(user=player)
+    api = APIClient(HTTP_AUTHORIZATION=f"Token {key}")
     response, took = timed(
         api.post,
         f"/api/games/{game_id}/moves/",

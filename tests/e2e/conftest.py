@@ -75,6 +75,21 @@ def browser(django_db_setup) -> Iterator:
 
 
 @pytest.fixture(autouse=True)
+def _logs_agree_at_the_end(request) -> Iterator[None]:
+    """After each browser test, its games' logs, states and seats agree (`check_game_logs`):
+    checked once its pages are closed (`_close_pages`, torn down before this) and before the
+    database is flushed."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    from tests.support.records import logs_disagreeing
+
+    assert logs_disagreeing() == []
+
+
+@pytest.fixture(autouse=True)
 def _close_pages(request) -> Iterator[None]:
     """After each browser test, close the pages it left open and end their long-polls, before the
     test's data is flushed (they would poll games that no longer exist, on into the next tests)."""

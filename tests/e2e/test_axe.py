@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
+from accounts.services import token_create
 from analysis.services import analysis_request
 from tests.support.browser import DESKTOP, PHONE
 from tests.support.factories import client_for
@@ -114,7 +115,8 @@ def test_no_serious_violation_on_any_page_a_player_meets(
     check("my games", "/games/")
     check("history", "/history/")
     check("leaderboard", "/leaderboard/")
-    check("settings", "/settings/")
+    token_create(user=alice, name="bot")  # the settings page lists it, with its Revoke button
+    check("settings, with an API token", "/settings/")
     check("lobby", "/lobby/")
     check("new game", "/games/new/")
     check("rules, signed in", "/rules/")

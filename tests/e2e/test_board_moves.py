@@ -78,7 +78,7 @@ def test_confirm_shows_the_tiles_placed_and_cancel_takes_them_back(
 
     page.click(f'button.dest[data-dest="{line}"]')
     page.click(".confirm-move button:has-text('Confirm')")
-    page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{ply}'")
+    page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{ply}'")
     assert f"{source} {color} {line}" in page.locator(".move-log").text_content()
 
 
@@ -110,7 +110,7 @@ def test_confirm_a_wall_space_on_the_gray_wall(
     space.click()
     page.click(".confirm-move button:has-text('Confirm')")
     page.wait_for_function(
-        "!document.querySelector('.confirm-move') && !document.querySelector('#game.sending')"
+        "() => !document.querySelector('.confirm-move') && !document.querySelector('#game.sending')"
     )
     played = LogEntry.objects.filter(game=game, kind="move", player=seat)
     assert played.order_by("number").last().data["move"] == f"wall {line} {column}"
@@ -138,7 +138,7 @@ def test_auto_confirms_on_a_touch_screen_only(
     ply = ply_of(desk)
     pick(desk, source, color)
     desk.click(f'button.dest[data-dest="{line}"]')
-    desk.wait_for_function(f"document.getElementById('game').dataset.ply !== '{ply}'")
+    desk.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{ply}'")
     assert desk.locator(".confirm-move").count() == 0
 
 
@@ -156,7 +156,7 @@ def test_a_move_on_its_way_disables_the_board_until_answered(
     page.click(f'button.dest[data-dest="{line}"]')
 
     status = page.locator("#move-status")
-    page.wait_for_function("document.getElementById('move-status').textContent !== ''")
+    page.wait_for_function("() => document.getElementById('move-status').textContent !== ''")
     assert status.inner_text() == "Sending your move…"
     assert status.get_attribute("aria-live") == "polite"
     assert page.locator("#game button:not(:disabled)").count() == 0
@@ -165,7 +165,7 @@ def test_a_move_on_its_way_disables_the_board_until_answered(
     assert len(held) == 1
 
     held[0].continue_()
-    page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{ply}'")
+    page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{ply}'")
     assert status.inner_text() == ""
     assert selectors.game_get(game_id=game.id).ply == ply + 1
 
@@ -205,7 +205,7 @@ def test_errors_say_what_happened_and_what_to_do(
 
     page.unroute(MOVES_API)
     page.click(f'button.dest[data-dest="{line}"]')
-    page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{ply}'")
+    page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{ply}'")
     assert error.inner_text() == ""
 
 
@@ -228,13 +228,13 @@ def test_the_page_says_when_live_updates_stop_and_when_they_resume(
     page.unroute("**/live/**")
     page.unroute("**/board/**")
     page.wait_for_function(
-        "document.getElementById('live-notice').textContent === ''", timeout=15_000
+        "() => document.getElementById('live-notice').textContent === ''", timeout=15_000
     )
     # And updates flow again: the opponent's move arrives.
     ply = ply_of(page)
     waiting_for(selectors.game_get(game_id=game.id), alice)
     page.wait_for_function(
-        f"document.getElementById('game').dataset.ply !== '{ply}'", timeout=15_000
+        f"() => document.getElementById('game').dataset.ply !== '{ply}'", timeout=15_000
     )
 
 
@@ -255,7 +255,7 @@ def test_the_keyboard_goes_on_from_the_board_after_a_move(
     alice_page.keyboard.press("Enter")
     alice_page.locator(f'button.dest[data-dest="{line}"]').focus()
     alice_page.keyboard.press("Enter")
-    alice_page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{ply}'")
+    alice_page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{ply}'")
 
     # Not her turn now: the keyboard is at the board's heading, not at the top of the page.
     focused = alice_page.evaluate(
@@ -266,8 +266,8 @@ def test_the_keyboard_goes_on_from_the_board_after_a_move(
     assert alice_page.evaluate("!!document.activeElement.closest('#game')")
 
     # Bob's board was swapped live: the keyboard is on the first tile he may take.
-    bob_page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{ply}'")
-    bob_page.wait_for_function("document.activeElement.classList.contains('take')")
+    bob_page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{ply}'")
+    bob_page.wait_for_function("() => document.activeElement.classList.contains('take')")
     first = bob_page.evaluate(
         "document.activeElement === document.querySelector('#game button.take:not(:disabled)')"
     )
@@ -291,8 +291,8 @@ def test_the_title_and_count_follow_the_game_in_every_open_tab(
     # Bob moves elsewhere; Alice's board and its title follow, and the count in the header.
     ply = ply_of(board)
     waiting_for(selectors.game_get(game_id=game.id), alice)
-    board.wait_for_function(f"document.getElementById('game').dataset.ply !== '{ply}'")
-    board.wait_for_function("document.title.startsWith('(1) Your turn · ')")
+    board.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{ply}'")
+    board.wait_for_function("() => document.title.startsWith('(1) Your turn · ')")
     data_title = board.locator("#game").get_attribute("data-title")
     assert board.title() == f"(1) {data_title}"
     board.locator("#games-waiting").filter(has_text="1").wait_for()
@@ -300,7 +300,7 @@ def test_the_title_and_count_follow_the_game_in_every_open_tab(
 
     # The other tab asks now and then (every 45 s).
     home.clock.fast_forward(46_000)
-    home.wait_for_function("document.title.startsWith('(1) ')")
+    home.wait_for_function("() => document.title.startsWith('(1) ')")
     assert home.locator("#games-waiting").inner_text().startswith("1")
 
     # Alice moves: neither "Your turn" nor the count is left.
@@ -308,9 +308,9 @@ def test_the_title_and_count_follow_the_game_in_every_open_tab(
     source, color, line = a_line_move(board)
     pick(board, source, color)
     board.click(f'button.dest[data-dest="{line}"]')
-    board.wait_for_function(f"document.getElementById('game').dataset.ply !== '{ply}'")
+    board.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{ply}'")
     board.wait_for_function(
-        "!document.title.startsWith('(') && !document.title.includes('Your turn')"
+        "() => !document.title.startsWith('(') && !document.title.includes('Your turn')"
     )
     board.locator("#games-waiting").wait_for(state="detached")
 
@@ -356,5 +356,5 @@ def test_a_tab_in_the_background_says_when_it_is_your_turn(
     ply = ply_of(page)
     waiting_for(selectors.game_get(game_id=game.id), alice)
     page.clock.fast_forward(65_000)
-    page.wait_for_function(f"document.getElementById('game').dataset.ply !== '{ply}'")
-    page.wait_for_function("document.title.startsWith('(1) Your turn · ')")
+    page.wait_for_function(f"() => document.getElementById('game').dataset.ply !== '{ply}'")
+    page.wait_for_function("() => document.title.startsWith('(1) Your turn · ')")

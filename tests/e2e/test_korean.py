@@ -45,7 +45,7 @@ def test_pages_and_the_board_script_speak_korean(korean, live_server, start_game
     assert HANGUL.search(hint.inner_text())
     page.locator("button.tile.take").first.click()
     page.wait_for_function(
-        "document.querySelector('.pick-hint').textContent !== "
+        "() => document.querySelector('.pick-hint').textContent !== "
         "document.querySelector('.pick-hint').dataset.default"
     )
     picked = hint.inner_text()

@@ -33,7 +33,7 @@ def test_a_move_shows_on_the_other_players_board_within_2_seconds(
     clicked = time.monotonic()
     mover.click(f'button.dest[data-dest="{dest}"]')
     watcher.wait_for_function(
-        f"document.getElementById('game').dataset.ply !== '{ply}'",
+        f"() => document.getElementById('game').dataset.ply !== '{ply}'",
         timeout=LIMIT_SECONDS * 1000 * 3,
     )
     took = time.monotonic() - clicked

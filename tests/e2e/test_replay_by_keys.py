@@ -16,7 +16,7 @@ def test_arrow_keys_and_buttons_step_through_a_replay(browser, live_server, star
     page.goto(f"{live_server.url}/games/{game.id}/replay/?ply=10")
 
     def wait_for(ply: int) -> None:
-        page.wait_for_function(f"document.getElementById('replay').dataset.ply === '{ply}'")
+        page.wait_for_function(f"() => document.getElementById('replay').dataset.ply === '{ply}'")
 
     page.keyboard.press("ArrowRight")
     wait_for(11)
@@ -51,7 +51,7 @@ def test_stepping_asks_the_server_nothing_once_the_page_has_loaded(
     page.on("request", lambda r: None if "/static/" in r.url else asked.append(r.url))
 
     def shows(ply: int) -> None:
-        page.wait_for_function(f"document.getElementById('replay').dataset.ply === '{ply}'")
+        page.wait_for_function(f"() => document.getElementById('replay').dataset.ply === '{ply}'")
         assert page.url.endswith(f"?ply={ply}")
         assert page.locator(".move-log li.current").get_attribute("value") == str(ply)
         assert (

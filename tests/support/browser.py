@@ -56,7 +56,7 @@ def play_one_move_by_clicking(page, turn: int) -> None:
     assert allowed == expected  # illegal destinations cannot be chosen
     page.click(f'button.dest[data-dest="{dest}"]')
     page.wait_for_function(
-        f"document.getElementById('game') && document.getElementById('game').dataset.ply !== "
+        f"() => document.getElementById('game') && document.getElementById('game').dataset.ply !== "
         f"'{ply}'"
     )
     assert f"{source} {color} {dest}" in page.locator(".move-log").text_content()

@@ -62,3 +62,19 @@ def walk(value: Any):
     elif isinstance(value, list):
         for item in value:
             yield from walk(item)
+
+
+def logs_disagreeing() -> list[str]:
+    """What `manage.py check_game_logs` finds wrong with every game (one line per problem):
+    run at the end of the browser and worker tests, whose games are played as on the site."""
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    problems = StringIO()
+    try:
+        call_command("check_game_logs", stdout=StringIO(), stderr=problems)
+    except CommandError:
+        return problems.getvalue().splitlines()
+    return []

@@ -12,7 +12,7 @@ from tests.support.urls import games_url
 def test_a_token_client_plays_a_move(active_game, alice, bob):
     mover = alice if player_to_move(active_game) == "alice" else bob
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=mover).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=mover)[1]}")
     legal = client.get(games_url(active_game["id"], "legal-moves")).json()
     response = client.post(
         games_url(active_game["id"], "moves"),
@@ -58,7 +58,7 @@ def test_the_authorization_header_is_read_as_drf_reads_it(
 ):
     mover = alice if player_to_move(active_game) == "alice" else bob
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=header.format(key=token_create(user=mover).key))
+    client.credentials(HTTP_AUTHORIZATION=header.format(key=token_create(user=mover)[1]))
     legal = APIClient()
     legal.force_authenticate(mover)
     moves = legal.get(games_url(active_game["id"], "legal-moves")).json()

@@ -9,8 +9,8 @@ import threading
 import time
 
 import pytest
-from rest_framework.authtoken.models import Token
 
+from accounts.services import token_create
 from tests.support.play import first_move, mover_and_other, play_forward
 from tests.support.urls import games_url
 
@@ -74,7 +74,7 @@ def test_many_wait_while_others_are_served_and_one_move_wakes_them_all(
     settings.LIVE_MAX_WAITS_PER_PLAYER = WAITERS
     game, users = two_player_game()
     mover, waiting = mover_and_other(game.id, users)
-    headers = {"Authorization": f"Token {Token.objects.create(user=waiting).key}"}
+    headers = {"Authorization": f"Token {token_create(user=waiting)[1]}"}
     answers: list[tuple[int, bytes, float]] = []
     lock = threading.Lock()
 

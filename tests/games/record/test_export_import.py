@@ -50,6 +50,17 @@ def export(finished_colored) -> dict:
     return response.json()
 
 
+STUDY_NAMES = ("Ada", "Grace", "Hedy", "Joan")
+
+
+def as_study_file(export: dict) -> dict:
+    """The export with made-up player names: a study may not name the site's players."""
+    renamed = copy.deepcopy(export)
+    for player, name in zip(renamed["players"], STUDY_NAMES, strict=False):
+        player["name"] = name
+    return renamed
+
+
 def counts() -> tuple[int, int, int]:
     return Game.objects.count(), Seat.objects.count(), LogEntry.objects.count()
 
@@ -90,11 +101,12 @@ def test_a_game_in_progress_is_exported_up_to_now_to_signed_in_users(
 def test_export_then_import_gives_a_study_with_the_same_final_scores(
     finished_colored, export, alice, bob, api_client_for
 ):
-    response = api_client_for(bob).post(IMPORT_URL, export, format="json")
+    response = api_client_for(bob).post(IMPORT_URL, as_study_file(export), format="json")
 
     assert response.status_code == 201, response.json()
     body = response.json()
     assert set(body) == fields(StudyImportedSerializer)
+    assert body["imported_by"] == "bob"
     study = selectors.game_get(game_id=body["id"])
     assert study.is_study and study.status == Game.Status.FINISHED
     original_scores = [
@@ -106,7 +118,7 @@ def test_export_then_import_gives_a_study_with_the_same_final_scores(
         s.place for s in selectors.game_get(game_id=finished_colored.id).seat_list
     ]
     # The study's seats name the players but are nobody's: it is in no one's list of games.
-    assert [s.name for s in study.seat_list] == ["alice", "bob"]
+    assert [s.name for s in study.seat_list] == ["Ada", "Grace"]
     assert all(s.user_id is None for s in study.seat_list)
     for user in (alice, bob):
         listed = api_client_for(user).get("/api/games/").json()
@@ -117,19 +129,22 @@ def test_export_then_import_gives_a_study_with_the_same_final_scores(
     assert page.status_code == 200
     assert page.context["point"]["state"] == finished_colored.state
     assert "study" in page.content.decode()
+    assert "imported by bob" in page.content.decode()
     again = APIClient().get(body["export_url"]).json()
     assert again["entries"] == export["entries"]
     assert again["result"] == export["result"]
-    assert again["players"][0]["name"] == "alice" and again["players"][0]["username"] is None
+    assert again["players"][0]["name"] == "Ada" and again["players"][0]["username"] is None
+    assert again["game"]["imported_by"] == "bob"
 
     # The game's page shows the players' names, not open seats.
     board = api_client_for(alice).get(f"/api/games/{study.id}/").json()
-    assert [p["display_name"] for p in board["players"]] == ["alice", "bob"]
+    assert [p["display_name"] for p in board["players"]] == ["Ada", "Grace"]
     assert not any(p["is_open"] for p in board["players"])
 
 
 def test_a_study_is_not_playable(finished_colored, export, alice, api_client_for):
-    study_id = api_client_for(alice).post(IMPORT_URL, export, format="json").json()["id"]
+    study = as_study_file(export)
+    study_id = api_client_for(alice).post(IMPORT_URL, study, format="json").json()["id"]
     with pytest.raises(GameError):
         services.move_submit(game_id=study_id, user=alice, move="F1 blue 1", expected_ply=0)
     response = api_client_for(alice).post(
@@ -337,7 +352,7 @@ def test_a_gray_game_with_wall_choices_round_trips(finished_gray, alice, api_cli
     export = APIClient().get(export_url(finished_gray)).json()
     assert any(e.get("move", "").startswith("wall") for e in export["entries"])
 
-    response = api_client_for(alice).post(IMPORT_URL, export, format="json")
+    response = api_client_for(alice).post(IMPORT_URL, as_study_file(export), format="json")
 
     assert response.status_code == 201, response.json()
     assert response.json()["scores"] == rebuilt(export).scores

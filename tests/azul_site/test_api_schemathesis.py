@@ -1,0 +1,256 @@
+"""The API against its own schema: Schemathesis (`st run`, with the checks and bounds of the
+repository's schemathesis.toml) sends generated requests to the site served as deployed
+(gunicorn, DEBUG off) on the test database, as a real player with a real API token, and fails on
+any 5xx or any answer the schema (/api/schema/) does not describe.
+
+The ids in paths name real games in every state the player meets (theirs to move, waiting on
+others, open, invited to, finished, cancelled, someone else's), so that requests get past the
+404 to the code behind it; some are random, for the 404s. The run changes the games (moves,
+resignations, cancels): each test's database starts empty again (`transactional_db`).
+"""
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+# A hard stop for each run, well past its usual time; what keeps a run short is the config's
+# bound (examples per operation).
+TIMEOUT_SECONDS = 170
+PASSED_ENV = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+
+
+def database_url() -> str:
+    """The test database (pytest-django's), as the server's DATABASE_URL."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    credentials = quote(db["USER"] or "", safe="")
+    if db["PASSWORD"]:
+        credentials += ":" + quote(db["PASSWORD"], safe="")
+    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    return f"postgres://{credentials}@{host}/{db['NAME']}"
+
+
+def api_key(user) -> str:
+    """A new API token of `user`, made as the settings page makes one: its key."""
+    from accounts.services import token_create
+
+    made = token_create(user=user)
+    # (token, key) since tokens are kept as digests; the token itself (`.key`) before.
+    return made[1] if isinstance(made, tuple) else made.key
+
+
+def seed_games(alice, bob, carol, dave) -> dict[str, str]:
+    """Alice's games in every state she can act on, and one she has no part in."""
+    from games import services
+    from tests.support import factories
+    from tests.support.play import finish, play_forward
+
+    def open_game(creator, *, players: int = 2):
+        seats = [services.SeatSpec(kind="open")] * (players - 1)
+        return services.game_create(
+            creator=creator, num_players=players, variant="colored", days_per_move=3, seats=seats
+        )
+
+    cancelled = factories.invite_game(alice, bob)
+    services.game_cancel(game_id=cancelled.id, user=alice)
+    games = {
+        "two_players": factories.start_game(alice, bob),
+        "three_players_gray": play_forward(
+            factories.start_game(alice, bob, carol, variant="gray"), moves=5
+        ),
+        "against_the_computer": factories.against_computer(alice),
+        "finished": finish(factories.start_game(alice, bob)),
+        "finished_three_players": finish(factories.start_game(bob, alice, carol), seed=3),
+        "invited_to": factories.invite_game(bob, alice),
+        "inviting": factories.invite_game(alice, carol, dave),
+        "own_open": open_game(alice, players=3),
+        "open_to_join": open_game(bob),
+        "not_alices": factories.start_game(bob, carol),
+        "cancelled": cancelled,
+    }
+    return {name: str(game.id) for name, game in games.items()}
+
+
+PLAYERS = ["bob", "carol", "dave", "alice"]
+# Text that reached PostgreSQL as a 500 before (issue #30): the NUL run sends it as names.
+HOSTILE = ["\x00", "carol\x00", "a\x00b"]
+
+
+def toml_list(items) -> str:
+    return "[" + ", ".join(json.dumps(item) for item in items) + "]"  # JSON strings are TOML's
+
+
+def config_with(games: dict[str, str], names: dict[str, str]) -> str:
+    """schemathesis.toml, with the real games' ids in paths and `names` (parameter -> the
+    dictionary of names it takes) wherever a name goes."""
+    bindings = {
+        "path.game_id": ("games", 0.9),
+        # Seat positions are strings in the path (a 404 when not a number).
+        "path.position": ("positions", 0.9),
+        **{parameter: (dictionary, 0.5) for parameter, dictionary in names.items()},
+    }
+    parameters = ", ".join(
+        f'"{parameter}" = {{ dictionary = "{dictionary}", probability = {probability} }}'
+        for parameter, (dictionary, probability) in bindings.items()
+    )
+    return (ROOT / "schemathesis.toml").read_text() + (
+        "\n# The test's data (tests/azul_site/test_api_schemathesis.py).\n"
+        f"[dictionaries.games]\nvalues = {toml_list(games.values())}\n"
+        f"[dictionaries.positions]\nvalues = {toml_list(['0', '1', '2', '3'])}\n"
+        f"[dictionaries.players]\nvalues = {toml_list(PLAYERS)}\n"
+        f"[dictionaries.hostile]\nvalues = {toml_list(HOSTILE)}\n"
+        f'[[operations]]\ninclude-path-regex = "^/api/"\nparameters = {{ {parameters} }}\n'
+    )
+
+
+def schemathesis(url: str, key: str, config: str, tmp_path: Path, *options: str):
+    """`st run` with `config` against the site at `url` as the owner of `key`: the finished
+    run and how long it took."""
+    path = tmp_path / "schemathesis.toml"
+    path.write_text(config)
+    started = time.monotonic()
+    run = subprocess.run(
+        [str(BIN / "st"), "--config-file", str(path), "run", f"{url}/api/schema/"]
+        + ["--workers", "1", "--no-color", *options],
+        cwd=tmp_path,
+        env={**PASSED_ENV, "AZUL_API_TOKEN": key},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_SECONDS,
+    )
+    return run, time.monotonic() - started
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_env() -> dict[str, str]:
+    """The site as deployed (DEBUG off), without Redis or a broker: the cache is each worker's
+    own and tasks run in the request. The throttles are tested on their own
+    (tests/games/api/test_api_throttle.py): here they would answer most requests with 429."""
+    unlimited = "1000000/second"
+    return {
+        **PASSED_ENV,
+        "DATABASE_URL": database_url(),
+        "DEBUG": "0",
+        "SECRET_KEY": "schemathesis-only-secret-key-not-for-production-0123456789",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_COOKIES": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "EMAIL_URL": "dummymail://",
+        # Only errors: their tracebacks tell what a 5xx was.
+        "LOG_LEVEL": "ERROR",
+        "WEB_CONCURRENCY": "2",
+        # An analysis asked for runs in the request: a short one.
+        "ANALYSIS_SECONDS_PER_GAME": "0.5",
+        "API_THROTTLE_USER": unlimited,
+        "API_THROTTLE_ANON": unlimited,
+        **{
+            f"THROTTLE_{name}": unlimited
+            for name in (
+                "GAME_CREATE",
+                "GAME_JOIN",
+                "GAME_REMATCH",
+                "GAME_INVITE",
+                "GAMES_WAITING",
+                "REPLAY_POINTS",
+            )
+        },
+    }
+
+
+@pytest.fixture
+def site(transactional_db, tmp_path):
+    """The site under gunicorn (gunicorn.conf.py) on a free loopback port: its base URL, and
+    the file its errors go to."""
+    port = free_port()
+    log = tmp_path / "gunicorn.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [
+                str(BIN / "gunicorn"),
+                "azul_site.wsgi",
+                "--config",
+                str(ROOT / "gunicorn.conf.py"),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--log-level",
+                "error",
+            ],
+            cwd=ROOT,
+            env=server_env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert server.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=5) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        yield url, log
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def summary(run: subprocess.CompletedProcess, seconds: float, server_log: Path) -> str:
+    return (
+        f"{run.stdout}\n{run.stderr}\n({seconds:.0f} s)\n"
+        f"--- the server's log (errors) ---\n{server_log.read_text()}"
+    )
+
+
+@pytest.mark.slow
+def test_the_api_answers_as_its_schema_says(site, tmp_path, alice, bob, carol, dave):
+    from accounts.services import block_create
+
+    url, server_log = site
+    games = seed_games(alice, bob, carol, dave)
+    block_create(blocker=alice, username=dave.username)  # one to unblock
+    key = api_key(alice)
+
+    # Every check of schemathesis.toml, the players' real names where names go.
+    names = {"path.username": "players", "body.username": "players"}
+    first, seconds = schemathesis(url, key, config_with(games, names), tmp_path)
+    assert first.returncode == 0, summary(first, seconds, server_log)
+    # Every operation of the schema, none left out for want of data it could make.
+    operations = re.search(r"Selected: (\d+)/(\d+)\s+Tested: (\d+)", first.stdout)
+    assert operations and len(set(operations.groups())) == 1, summary(first, seconds, server_log)
+
+    # NULs in any text (refused with 400, never a 500), and the names that held one before.
+    # (Schemathesis puts no NUL in a path: tests/core/test_hostile_input.py sends those.)
+    hostile = ["body.username", "query.search", "query.player"]
+    run, nul_seconds = schemathesis(
+        url,
+        key,
+        config_with(games, dict.fromkeys(hostile, "hostile")),
+        tmp_path,
+        *("--checks", "not_a_server_error", "--phases", "fuzzing"),
+        *("--generation-allow-x00", "true", "--max-examples", "10"),
+    )
+    assert run.returncode == 0, summary(run, nul_seconds, server_log)
+    cases = re.findall(r"(\d+) generated", first.stdout + run.stdout)
+    print(f"schemathesis: {seconds:.0f} s, then {nul_seconds:.0f} s with NULs; cases: {cases}")

@@ -1,0 +1,127 @@
+"""Structured logs (issue #31): with LOG_FORMAT=json every event is one JSON line with time,
+level, logger and message, the game's id where there is one and the request's id and path
+during a request; and nothing secret reaches the logs."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import logging.config
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from rest_framework.test import APIClient
+
+from accounts import services as account_services
+from games.models import Game
+from tests.support import factories
+from tests.support.play import play_forward
+from tests.support.urls import games_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def json_log():
+    """The site's own logging configuration with LOG_FORMAT=json, its console into a buffer."""
+    buffer = io.StringIO()
+    config = copy.deepcopy(django_settings.LOGGING)
+    config["handlers"]["console"].update(formatter="json", stream=buffer)
+    logging.config.dictConfig(config)
+    yield buffer
+    logging.config.dictConfig(django_settings.LOGGING)
+
+
+def lines(buffer: io.StringIO) -> list[dict]:
+    return [json.loads(line) for line in buffer.getvalue().splitlines()]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_logs_one_json_line_with_its_game_and_request(alice, json_log):
+    game = factories.against_computer(alice)
+    _, key = account_services.token_create(user=alice, name="bot")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    api.defaults["HTTP_X_REQUEST_ID"] = "proxy-req-42"
+    play_forward(game, moves=2, how="api", clients={"alice": api})
+
+    records = lines(json_log)  # every line is JSON, or this fails
+    moves = [r for r in records if r["message"].startswith(f"game {game.id}: moves accepted")]
+    person = [r for r in moves if r["moves"] == {"person": 1}]
+    assert person, records
+    line = person[0]
+    assert {"time", "level", "logger", "message"} <= line.keys()
+    assert line["level"] == "INFO" and line["logger"] == "games.services.playing"
+    assert line["game_id"] == str(game.id)
+    assert line["request_id"] == "proxy-req-42"
+    assert line["path"] == games_url(game.id, "moves")
+    assert line["time"].endswith("+00:00")
+    # The computer's answer, played by its task after the commit, says so too.
+    assert any(r["moves"] == {"computer": 1} and r["game_id"] == str(game.id) for r in moves)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_secret_reaches_the_logs(alice, bob, client, json_log):
+    """A whole game, a failed and a good sign-in and an API token: the log holds none of the
+    deal seed, the password or the token."""
+    wrong = client.post("/accounts/login/", {"login": "alice", "password": "not-it"})
+    assert wrong.status_code == 200
+    right = client.post("/accounts/login/", {"login": "alice", "password": factories.PASSWORD})
+    assert right.status_code == 302
+    _, key = account_services.token_create(user=alice, name="bot")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert api.get(games_url()).status_code == 200
+    game = factories.start_game(alice, bob)
+    seed = Game.objects.get(pk=game.id).deal_seed
+    assert seed
+    finished = play_forward(game, until=lambda g: g.status == Game.Status.FINISHED, limit=400)
+    assert finished.status == Game.Status.FINISHED
+
+    output = json_log.getvalue()
+    assert f"game {game.id}: moves accepted" in output
+    for secret in (seed, factories.PASSWORD, "not-it", key):
+        assert secret not in output
+
+
+@pytest.mark.django_db
+def test_a_request_log_carries_the_request_id_not_the_request(client, json_log):
+    response = client.get("/no-such-page/", headers={"X-Request-ID": "bad id\nforged: line"})
+    assert response.status_code == 404
+    rid = response["X-Request-ID"]
+    assert len(rid) == 32  # a new one: what the client sent is no id
+    (line,) = [r for r in lines(json_log) if r["logger"] == "django.request"]
+    assert line["request_id"] == rid and line["path"] == "/no-such-page/"
+    assert line["level"] == "WARNING" and line["status_code"] == 404
+    assert "request" not in line
+
+
+def test_log_format_is_plain_unless_set_and_refuses_anything_else():
+    check = "from django.conf import settings; print(settings.LOGGING['handlers']['console'])"
+    for value, expected in (("", "'plain'"), ("json", "'json'")):
+        env = {"LOG_FORMAT": value} if value else {}
+        done = _settings_process(check, env)
+        assert done.returncode == 0, done.stderr
+        assert f"'formatter': {expected}" in done.stdout
+    refused = _settings_process(check, {"LOG_FORMAT": "xml"})
+    assert refused.returncode != 0
+    assert "LOG_FORMAT must be plain or json" in refused.stderr
+
+
+def _settings_process(code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    import os
+
+    environment = {k: v for k, v in os.environ.items() if k != "LOG_FORMAT"}
+    environment.update(env, DJANGO_SETTINGS_MODULE="azul_site.settings")
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env=environment,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )

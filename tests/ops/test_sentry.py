@@ -1,0 +1,132 @@
+"""Errors reported to Sentry (issue #31) when SENTRY_DSN is set, and nothing when it is not. The
+Sentry here is a local HTTP server that takes what an ingest endpoint takes (envelopes)."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.support.databases import current_database, database_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PASSWORD = "hunter2-tile-wall"
+SEED = "5eed0fdea1c0ffee5eed0fdea1c0ffee"
+TOKEN = "tok3n-of-the-bot-0123456789abcdef012345"
+SESSION = "s3ssion0123456789abcdefghijklmnop"
+
+FAILING_REQUEST = textwrap.dedent(f"""
+    import sys, types
+    import django
+    django.setup()
+    from django.conf import settings
+    from django.test import Client
+    from django.urls import include, path
+
+    def boom(request, token):
+        password = {PASSWORD!r}
+        deal_seed = {SEED!r}
+        raise RuntimeError("the view failed")
+
+    urls = types.ModuleType("failing_urls")
+    urls.urlpatterns = [
+        path("notifications/unsubscribe/<str:token>/", boom),
+        path("", include("azul_site.urls")),
+    ]
+    sys.modules["failing_urls"] = urls
+    settings.ROOT_URLCONF = "failing_urls"
+
+    client = Client(raise_request_exception=False, HTTP_HOST="localhost")
+    client.cookies["sessionid"] = {SESSION!r}
+    response = client.post(
+        "/notifications/unsubscribe/{TOKEN}/?token={TOKEN}",
+        {{"password": {PASSWORD!r}}},
+        headers={{"Authorization": "Token {TOKEN}"}},
+    )
+    print(response.status_code)
+    import sentry_sdk
+    sentry_sdk.flush(timeout=10)
+""")
+
+
+class Sink(BaseHTTPRequestHandler):
+    received: list[bytes]
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        if self.headers.get("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        elif self.headers.get("Content-Encoding") == "br":
+            import brotli
+
+            body = brotli.decompress(body)
+        self.server.received.append((self.path, body))  # type: ignore[attr-defined]
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def sentry_sink() -> Iterator[ThreadingHTTPServer]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Sink)
+    server.received = []  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def run(code: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SENTRY_")}
+    environment.update(
+        DJANGO_SETTINGS_MODULE="azul_site.settings",
+        DATABASE_URL=database_url(current_database()),
+        **env,
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env=environment,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.django_db
+def test_an_error_in_a_view_reaches_sentry_without_personal_data_or_secrets(sentry_sink):
+    port = sentry_sink.server_address[1]
+    done = run(FAILING_REQUEST, SENTRY_DSN=f"http://publickey@127.0.0.1:{port}/42")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "500"
+    envelopes = [body for path, body in sentry_sink.received if path == "/api/42/envelope/"]
+    assert envelopes, sentry_sink.received
+    sent = b"".join(envelopes).decode("utf-8", "replace")
+    assert "RuntimeError" in sent and "the view failed" in sent
+    assert "/notifications/unsubscribe/[Filtered]/" in sent
+    for secret in (PASSWORD, SEED, TOKEN, SESSION):
+        assert secret not in sent, secret
+
+
+def test_without_a_dsn_sentry_is_not_even_loaded():
+    done = run(
+        "import sys, django; django.setup(); "
+        "from django.conf import settings; "
+        "print(settings.SENTRY_DSN == '', 'sentry_sdk' in sys.modules)"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]
