@@ -299,6 +299,8 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default=f"{SITE_NAME} <norepl
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Where players write to for help: the "contact us" links (a password that cannot be reset).
 CONTACT_EMAIL = env.str("CONTACT_EMAIL", default="contact@localhost")
+# Where security problems are reported (/.well-known/security.txt, SECURITY.md).
+SECURITY_CONTACT = env.str("SECURITY_CONTACT", default=CONTACT_EMAIL)
 
 # Accounts.
 AUTH_USER_MODEL = "accounts.User"

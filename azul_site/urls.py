@@ -39,6 +39,7 @@ urlpatterns = [
     # Browsers and feed readers ask for /favicon.ico whatever the page links (base.html links the
     # SVG): send them to the static file, which is served with its long cache lifetime.
     path("favicon.ico", views.favicon, name="favicon"),
+    path(".well-known/security.txt", views.security_txt, name="security-txt"),
     path("rules/", views.rules, name="rules"),
     # The language switcher posts to `set_language`. Page scripts call `gettext()` once the
     # catalog is loaded: <script src="{% url 'javascript-catalog' %}"> before them.

@@ -1,9 +1,12 @@
+from datetime import timedelta
+
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_safe
 
@@ -80,5 +83,21 @@ def favicon(request: HttpRequest) -> HttpResponse:
     """/favicon.ico, which browsers ask for on their own: a redirect to the static icon (whose
     URL carries its hash in production), cached a day so that browsers do not ask each visit."""
     response = redirect(static("favicon.ico"))
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_safe
+def security_txt(request: HttpRequest) -> HttpResponse:
+    """/.well-known/security.txt (RFC 9116): where to report a security problem. Its `Expires`
+    is always a few months ahead, so the file never goes stale while the site runs."""
+    expires = (timezone.now() + timedelta(days=180)).replace(microsecond=0)
+    lines = [
+        f"Contact: mailto:{settings.SECURITY_CONTACT}",
+        f"Expires: {expires.strftime('%Y-%m-%dT%H:%M:%SZ')}",
+        "Preferred-Languages: en, ko",
+        f"Canonical: {settings.SITE_URL}/.well-known/security.txt",
+    ]
+    response = HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
     response["Cache-Control"] = "public, max-age=86400"
     return response

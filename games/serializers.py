@@ -162,7 +162,9 @@ class GameOverviewSerializer(serializers.Serializer):
     variant = serializers.ChoiceField(choices=Game.Variant.values)
     num_players = serializers.IntegerField()
     days_per_move = serializers.IntegerField()
-    created_by = serializers.CharField()
+    created_by = serializers.CharField(
+        allow_null=True, help_text="the creator's username; null once they deleted their account"
+    )
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)

@@ -116,7 +116,7 @@ def game_overview(
         "variant": game.variant,
         "num_players": game.num_players,
         "days_per_move": game.days_per_move,
-        "created_by": game.created_by.get_username(),
+        "created_by": public_username(game.created_by),
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,

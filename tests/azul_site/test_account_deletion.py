@@ -223,6 +223,8 @@ def test_others_history_and_ratings_stay_whole_and_show_a_deleted_player(
     view = api_client_for(bob).get(f"/api/games/{finished_colored.id}/").json()
     names = {p["display_name"]: p["username"] for p in view["players"]}
     assert names == {"bob": "bob", "deleted player": None}
+    assert "~deleted-" not in str(view)
+    assert view["created_by"] is None  # alice made the game
 
 
 def test_a_deleted_player_is_on_no_leaderboard_and_has_no_page(

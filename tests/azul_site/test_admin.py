@@ -183,3 +183,24 @@ def test_the_computer_turn_action_plays_through_the_computer_service(admin_clien
     after = Game.objects.get(pk=game.pk)
     assert after.ply > game.ply
     assert LogEntry.objects.filter(game=game, number=game.ply, player=1 - alice_position).exists()
+
+
+def test_an_api_token_is_shown_without_its_digest_and_deleting_it_revokes_it(admin_client, alice):
+    from rest_framework.test import APIClient
+
+    from accounts.models import ApiToken
+    from accounts.services import token_create
+
+    token, key = token_create(user=alice, name="my script")
+    listing = admin_client.get(reverse("admin:accounts_apitoken_changelist"))
+    assert listing.status_code == 200 and token.prefix in listing.content.decode()
+    page = admin_client.get(reverse("admin:accounts_apitoken_change", args=[token.pk]))
+    assert page.status_code == 200
+    assert token.digest not in page.content.decode()
+    assert 'name="name"' not in page.content.decode()  # nothing to edit
+    assert admin_client.get(reverse("admin:accounts_apitoken_add")).status_code == 403
+
+    admin_client.post(reverse("admin:accounts_apitoken_delete", args=[token.pk]), {"post": "yes"})
+
+    assert not ApiToken.objects.filter(pk=token.pk).exists()
+    assert APIClient().get("/api/me/", HTTP_AUTHORIZATION=f"Token {key}").status_code == 401
