@@ -96,6 +96,15 @@ def make_user(db) -> Callable:
 
 
 @pytest.fixture
+def root(make_user):
+    """A superuser, for the admin's pages."""
+    person = make_user("root")
+    person.is_staff = person.is_superuser = True
+    person.save()
+    return person
+
+
+@pytest.fixture
 def alice(make_user):
     return make_user("alice")
 

@@ -24,12 +24,10 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts.models import User
-from accounts.names import player_name
-from games import effects
 from games.errors import GameError
 from games.models import Game, InvitationDecline, Seat
 from games.services.endings import game_resign
-from games.services.invitations import invitation_respond
+from games.services.invitations import invitation_respond, tell_creator_declined
 from games.services.locking import lock_game, seat_of_user
 from games.services.setup import game_cancel
 
@@ -52,17 +50,7 @@ def seat_give_up(*, game_id: Any, user: User) -> None:
             # The creator chose this player: they choose again, as after a declined invitation.
             seat.invitation = Seat.Invitation.DECLINED
             seat.declined_by = user
-            effects.tell_players(
-                kind="invitation_declined",
-                game=game,
-                recipient_ids=[game.created_by_id],
-                repeatable=True,
-                context={
-                    "name": player_name(user),
-                    "username": user.get_username(),
-                    "seat": seat.position + 1,
-                },
-            )
+            tell_creator_declined(game, seat, user)
         seat.save(update_fields=["user", "invitation", "declined_by", "deal_contribution"])
         game.save(update_fields=["updated_at"])
 

@@ -61,21 +61,26 @@ def invitation_respond(
             seat.declined_by = user
             seat.save(update_fields=["user", "invitation", "declined_by"])
             decline_record(game=game, invitee=user)
-            effects.tell_players(
-                kind="invitation_declined",
-                game=game,
-                recipient_ids=[game.created_by_id],
-                repeatable=True,
-                context={
-                    "name": player_name(user),
-                    "username": user.get_username(),
-                    "seat": seat.position + 1,
-                },
-            )
+            tell_creator_declined(game, seat, user)
         game.save(update_fields=["updated_at"])
         if accept:
             start_if_full(game, seats, user)
     return game
+
+
+def tell_creator_declined(game: Game, seat: Seat, user: User) -> None:
+    """The game's creator hears that `user` gave up `seat`: they choose who takes it now."""
+    effects.tell_players(
+        kind="invitation_declined",
+        game=game,
+        recipient_ids=[game.created_by_id],
+        repeatable=True,
+        context={
+            "name": player_name(user),
+            "username": user.get_username(),
+            "seat": seat.position + 1,
+        },
+    )
 
 
 def creators_seat(game_id: Any, user: User, position: Any) -> tuple[Game, Seat]:

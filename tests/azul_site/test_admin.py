@@ -22,14 +22,6 @@ READ_ONLY = (Game, LogEntry, Notification, Rating, PlayerRecord, RatedGame)
 
 
 @pytest.fixture
-def root(make_user):
-    person = make_user("root")
-    person.is_staff = person.is_superuser = True
-    person.save()
-    return person
-
-
-@pytest.fixture
 def admin_client(client_for, root):
     return client_for(root)
 

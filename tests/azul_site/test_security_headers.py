@@ -37,14 +37,6 @@ def policy(response) -> dict[str, str]:
 
 
 @pytest.fixture
-def root(make_user):
-    person = make_user("root")
-    person.is_staff = person.is_superuser = True
-    person.save()
-    return person
-
-
-@pytest.fixture
 def pages(alice, bob, start_game) -> dict[str, str]:
     """A path of each kind of page, for alice."""
     active = start_game(alice, bob)

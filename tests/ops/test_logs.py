@@ -8,8 +8,6 @@ import copy
 import io
 import json
 import logging.config
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,7 @@ from accounts import services as account_services
 from games.models import Game
 from tests.support import factories
 from tests.support.play import play_forward
+from tests.support.processes import python_with_settings
 from tests.support.urls import games_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,24 +103,9 @@ def test_log_format_is_plain_unless_set_and_refuses_anything_else():
     check = "from django.conf import settings; print(settings.LOGGING['handlers']['console'])"
     for value, expected in (("", "'plain'"), ("json", "'json'")):
         env = {"LOG_FORMAT": value} if value else {}
-        done = _settings_process(check, env)
+        done = python_with_settings(check, env, without=("LOG_FORMAT",))
         assert done.returncode == 0, done.stderr
         assert f"'formatter': {expected}" in done.stdout
-    refused = _settings_process(check, {"LOG_FORMAT": "xml"})
+    refused = python_with_settings(check, {"LOG_FORMAT": "xml"})
     assert refused.returncode != 0
     assert "LOG_FORMAT must be plain or json" in refused.stderr
-
-
-def _settings_process(code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    import os
-
-    environment = {k: v for k, v in os.environ.items() if k != "LOG_FORMAT"}
-    environment.update(env, DJANGO_SETTINGS_MODULE="azul_site.settings")
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        env=environment,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )

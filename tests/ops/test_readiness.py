@@ -5,9 +5,6 @@ why when its database does not answer, a migration is not applied, or it is shut
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +13,7 @@ from django.db.migrations.recorder import MigrationRecorder
 
 from core import readiness
 from tests.support.outage import closed_port
+from tests.support.processes import python_with_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,19 +63,8 @@ def test_not_ready_while_the_database_does_not_answer():
         "import django; django.setup(); from django.test import Client; "
         "r = Client(HTTP_HOST='localhost').get('/readyz'); print(r.status_code, r.content.decode())"
     )
-    environment = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "azul_site.settings",
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:{closed_port()}/azul",
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", check],
-        env=environment,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    database = f"postgres://postgres@127.0.0.1:{closed_port()}/azul"
+    done = python_with_settings(check, {"DATABASE_URL": database})
     assert done.returncode == 0, done.stderr
     status, body = done.stdout.strip().split(" ", 1)
     assert status == "503"

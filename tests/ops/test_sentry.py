@@ -4,9 +4,7 @@ Sentry here is a local HTTP server that takes what an ingest endpoint takes (env
 from __future__ import annotations
 
 import gzip
-import os
 import subprocess
-import sys
 import textwrap
 import threading
 from collections.abc import Iterator
@@ -16,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.databases import current_database, database_url
+from tests.support.processes import python_with_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,19 +90,8 @@ def sentry_sink() -> Iterator[ThreadingHTTPServer]:
 
 
 def run(code: str, **env: str) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("SENTRY_")}
-    environment.update(
-        DJANGO_SETTINGS_MODULE="azul_site.settings",
-        DATABASE_URL=database_url(current_database()),
-        **env,
-    )
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        env=environment,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    return python_with_settings(
+        code, {"DATABASE_URL": database_url(current_database()), **env}, without=("SENTRY_",)
     )
 
 
