@@ -18,6 +18,6 @@ COPY . .
 RUN DEBUG=0 SECRET_KEY=build-time-only-collectstatic-key python manage.py collectstatic --noinput
 # The site on 8000 (gunicorn's synchronous workers); the same image runs the live process, which
 # serves the requests that wait for a game to change, on 8001 (docker-compose.yml's live service:
-# gunicorn azul_site.asgi:application with GUNICORN_WORKER_CLASS=uvicorn_worker.UvicornWorker).
+# gunicorn azul_site.asgi:application with GUNICORN_WORKER_CLASS=azul_site.live_worker.LiveWorker).
 EXPOSE 8000 8001
 CMD ["gunicorn", "azul_site.wsgi:application", "--config", "gunicorn.conf.py"]

@@ -13,7 +13,7 @@ CELERY_ARGS ?= --loglevel=INFO
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live abuse worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
+.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live abuse soak worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -93,6 +93,13 @@ schemathesis: venv  ## The API against its schema on a running site (AZUL_API_TO
 ABUSE_ARGS ?=
 abuse: venv  ## The review's floods by a hostile account, and what another player sees meanwhile (issue #28)
 	$(BIN)/python scripts/abuse.py $(ABUSE_ARGS)
+
+# Not part of `make test` either: six players play through the API on the whole stack (its own
+# database azul_soak and Redis) while its parts are killed and restarted in turn, then nothing may
+# be lost (scripts/soak.py). Ten minutes; CI runs two (tests/ops/test_soak.py).
+SOAK_ARGS ?=
+soak: venv  ## Players on the real stack while its parts are killed in turn; then nothing may be lost (#31)
+	$(BIN)/python scripts/soak.py $(SOAK_ARGS)
 
 # Backups of DATABASE_URL's PostgreSQL database in pg_dump's custom format (README, "Backups"):
 # docker-compose.yml's backup service runs the same script on a schedule.

@@ -18,8 +18,10 @@ freezes its heap (`gc.freeze`) once warmed up, as explained below.
 The live process (README, "Serving") uses this file too, with uvicorn workers for the ASGI
 application, which serve the requests that wait for a game to change without holding a worker:
 
-    GUNICORN_WORKER_CLASS=uvicorn_worker.UvicornWorker WEB_CONCURRENCY=1 \
+    GUNICORN_WORKER_CLASS=azul_site.live_worker.LiveWorker WEB_CONCURRENCY=1 \
         gunicorn azul_site.asgi:application --config gunicorn.conf.py --bind 0.0.0.0:8001
+
+(`LiveWorker` is uvicorn's worker that, on SIGTERM, answers the waits it holds at once.)
 
 A synchronous worker never keeps a request waiting (`games.live.can_wait`): one that reached it
 is answered at once.
@@ -35,6 +37,14 @@ threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS") or ("sync" if threads == 1 else "gthread")
 # For gthread and uvicorn workers; synchronous workers close each connection after its response.
 keepalive = 30
+
+# A deploy (SIGTERM, README "Deploying"): the workers stop taking connections, finish the
+# requests in hand and exit; one still busy after `graceful_timeout` is killed. A request may
+# run for `timeout` (beyond it its worker is killed anyway), so a stop waits as long; the live
+# process's waits answer at once on SIGTERM (azul_site/live_worker.py) and hold nothing up.
+# docker-compose.yml's `stop_grace_period` is longer, so that gunicorn's own stop comes first.
+timeout = 30
+graceful_timeout = timeout
 
 
 # A worker's first requests finish loading the site (lazy imports, templates, URL patterns, DRF's
@@ -75,9 +85,17 @@ def child_exit(server, worker):
 
 # /readyz says "shutting down" from the moment a worker is asked to stop (core.readiness):
 # the requests in hand finish, and the load balancer sends no more. gunicorn's own SIGTERM
-# handler still runs, after the flag is set.
+# handler still runs, after the flag is set. (uvicorn replaces this handler with its own once it
+# serves: the live process's worker sets the flag in that one, azul_site/live_worker.py.)
+#
+# A synchronous worker also lets go of the listening socket at once: the master has closed its
+# own, but a worker finishing a request still holds its copy, and until it exits the system
+# would queue new connections there that no one takes, and then cut them off. Refused instead,
+# they go to another server (the proxy's next upstream) at once.
 def post_worker_init(worker):
     import signal
+
+    from gunicorn.workers.sync import SyncWorker
 
     from core import readiness
 
@@ -87,5 +105,8 @@ def post_worker_init(worker):
         readiness.shutting_down.set()
         if callable(stop):
             stop(signum, frame)
+        if isinstance(worker, SyncWorker):
+            for listener in worker.sockets:
+                listener.close()
 
     signal.signal(signal.SIGTERM, stopping)

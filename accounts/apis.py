@@ -1,7 +1,7 @@
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -59,6 +59,7 @@ class PlayerSearchApi(APIView):
         display_name = serializers.CharField(
             help_text="the name shown to other players: their display name, else the username"
         )
+        following = serializers.BooleanField(help_text="whether you follow the player")
 
     @extend_schema(
         operation_id="players_search",
@@ -83,7 +84,8 @@ class PlayerSearchApi(APIView):
         },
         description=(
             f"Up to {selectors.PLAYER_SEARCH_LIMIT} active players whose username or display "
-            "name starts with `search` (any letter case), by username; never the caller. A "
+            "name starts with `search` (any letter case): the players the caller follows first,"
+            " then the others, each by username; never the caller. A "
             f"`search` shorter than {selectors.PLAYER_SEARCH_MIN} characters is refused with 400 "
             "and the reason in `detail`."
         ),
@@ -102,6 +104,10 @@ error_codes_document(
         "already_blocked": "409: you have blocked that player already",
         "not_blocked": "404: you have not blocked that player",
         "too_many_blocks": "409: you have blocked as many players as one may",
+        "follow_self": "400: you cannot follow yourself",
+        "follow_blocked": "409: you cannot follow a player while either of you blocks the other",
+        "not_following": "404: you do not follow that player",
+        "too_many_follows": "409: you follow as many players as one may",
     }
 )
 
@@ -166,4 +172,65 @@ class BlockDetailApi(APIView):
     )
     def delete(self, request: AuthenticatedRequest, username: str) -> Response:
         services.block_delete(blocker=request.user, username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class FollowSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="the followed player's username")
+    display_name = serializers.CharField(help_text="the name shown to other players")
+    created_at = serializers.DateTimeField(help_text="when you followed them")
+
+
+def _follow_data(follow: Any) -> dict[str, Any]:
+    return {
+        "username": follow.followed.get_username(),
+        "display_name": player_name(follow.followed),
+        "created_at": follow.created_at,
+    }
+
+
+class FollowingListApi(APIView):
+    """The players the caller follows (one way: they are not told). The new-game form and the
+    invite boxes suggest them first, and the home page shows their games waiting for players."""
+
+    @extend_schema(
+        operation_id="following_list",
+        summary="The players you follow",
+        responses={200: FollowSerializer(many=True)},
+    )
+    def get(self, request: AuthenticatedRequest) -> Response:
+        follows = selectors.following_of(user=request.user)
+        return Response([_follow_data(f) for f in follows])
+
+
+class FollowingDetailApi(APIView):
+    @extend_schema(
+        operation_id="following_create",
+        summary="Follow a player",
+        description=(
+            "Following a player you follow already changes nothing (200). Refused for yourself,"
+            " a player either of you has blocked, and past the most players one may follow."
+        ),
+        request=None,
+        responses={
+            200: OpenApiResponse(FollowSerializer, description="you followed them already"),
+            201: OpenApiResponse(FollowSerializer, description="you follow them now"),
+            400: error_response("your own username"),
+            404: error_response("no player has that username"),
+            409: error_response("one of you blocked the other, or you follow as many as one may"),
+        },
+    )
+    def put(self, request: AuthenticatedRequest, username: str) -> Response:
+        follow, created = services.follow_create(follower=request.user, username=username)
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(_follow_data(follow), status=code)
+
+    @extend_schema(
+        operation_id="following_delete",
+        summary="Unfollow a player",
+        request=None,
+        responses={204: None, 404: error_response("you do not follow a player of that username")},
+    )
+    def delete(self, request: AuthenticatedRequest, username: str) -> Response:
+        services.follow_delete(follower=request.user, username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -4,7 +4,8 @@ The user row stays: the seats of finished games and the ratings point at it, so 
 players' history, replays and ratings stay whole. What made it a person goes: the username (a
 placeholder takes its place, `DELETED_USERNAME_PREFIX` and the id), the names and email
 addresses, the profile's details and preferences, the password (an unusable one: sessions
-signed with the old one end, and none can start), the blocks both ways and the API tokens.
+signed with the old one end, and none can start), the blocks and follows both ways and the
+API tokens.
 Every page, list and email names the account "deleted player" (`accounts.names`).
 
 The old username stays reserved: the row keeps its skeleton (`User.username_skeleton`, which a
@@ -30,6 +31,7 @@ from accounts.models import (
     DELIVERY_FIELDS,
     Block,
     Delivery,
+    Follow,
     Profile,
     User,
 )
@@ -80,6 +82,7 @@ def account_erase(*, user: User) -> None:
         **{field: Delivery.NEVER for field in DELIVERY_FIELDS},
     )
     Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
+    Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
     _tokens_delete(user)
     _email_addresses_delete(user)
     _sign_in_records_delete(old_username)

@@ -301,6 +301,34 @@ class Block(models.Model):
         return f"{self.blocker_id} blocks {self.blocked_id}"
 
 
+class Follow(models.Model):
+    """`follower` follows `followed` (one way, as on lichess): the new-game form and the invite
+    boxes suggest `followed` first, and the home page shows their games waiting for players.
+    At most ACCOUNTS_MAX_FOLLOWS per player; a block between the two removes it both ways and
+    refuses a new one (`accounts.services.follow_create`)."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows", db_index=False
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # Also the index of a player's follows (`follower` first).
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~Q(follower=models.F("followed")), name="follow_not_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
 class ApiToken(models.Model):
     """A key a program sends as `Authorization: Token <key>` to act as `user` on the API
     (`accounts.authentication`). Only the key's SHA-256 is kept: the key itself is shown once, on

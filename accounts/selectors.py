@@ -6,7 +6,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Upper
 
-from accounts.models import ApiToken, Block, Delivery, Profile, User
+from accounts.models import ApiToken, Block, Delivery, Follow, Profile, User
 from accounts.names import player_name
 
 
@@ -46,23 +46,39 @@ PLAYER_SEARCH_MIN = 2
 PLAYER_SEARCH_MAX = 150  # a username's longest
 
 
-def players_search(*, prefix: str, exclude: User | None = None) -> list[dict[str, str]]:
+def players_search(*, prefix: str, exclude: User | None = None) -> list[dict[str, Any]]:
     """Up to `PLAYER_SEARCH_LIMIT` active players whose username or display name starts with
-    `prefix` (any letter case), by username, as `{"username", "display_name"}` (the name shown to
-    players: `accounts.names.player_name`). Leaves out `exclude` (the one searching).
+    `prefix` (any letter case), as `{"username", "display_name", "following"}` (the name shown
+    to players: `accounts.names.player_name`): the players `exclude` (the one searching)
+    follows first, then the others, each by username. Leaves out `exclude`.
 
-    Two queries, one per name, each read along its prefix index (`PrefixSearch`): an OR across
-    the user and profile tables could use neither."""
+    Three queries: one per name, each read along its prefix index (`PrefixSearch`), as an OR
+    across the user and profile tables could use neither; and one among the players followed
+    (a few hundred at most), so that they come first even among many of the same prefix."""
     players = User.objects.filter(is_active=True)
+    friends: dict[Any, User] = {}
     if exclude is not None:
         players = players.exclude(pk=exclude.pk)
+        friends = {
+            user.pk: user
+            for user in players.filter(pk__in=followed_ids(user_id=exclude.pk))
+            .filter(Q(username__istartswith=prefix) | Q(profile__display_name__istartswith=prefix))
+            .order_by(Upper("username"))[:PLAYER_SEARCH_LIMIT]
+        }
     by_username = players.filter(username__istartswith=prefix).order_by(Upper("username"))
     by_name = players.filter(profile__display_name__istartswith=prefix).order_by(Upper("username"))
     found = {user.pk: user for user in by_username[:PLAYER_SEARCH_LIMIT]}
     found.update((user.pk, user) for user in by_name[:PLAYER_SEARCH_LIMIT])
-    users = sorted(found.values(), key=lambda user: user.get_username().upper())
+    found.update(friends)
+    users = sorted(
+        found.values(), key=lambda user: (user.pk not in friends, user.get_username().upper())
+    )
     return [
-        {"username": user.get_username(), "display_name": player_name(user)}
+        {
+            "username": user.get_username(),
+            "display_name": player_name(user),
+            "following": user.pk in friends,
+        }
         for user in users[:PLAYER_SEARCH_LIMIT]
     ]
 
@@ -98,3 +114,20 @@ def block_partners_q(*, user_id: Any, field: str) -> Q:
     blocked = Block.objects.filter(blocker_id=user_id).values("blocked_id")
     blockers = Block.objects.filter(blocked_id=user_id).values("blocker_id")
     return Q(**{f"{field}__in": blocked}) | Q(**{f"{field}__in": blockers})
+
+
+# -- follows -------------------------------------------------------------------------------------
+
+
+def following_of(*, user: User) -> QuerySet[Follow]:
+    """The players `user` follows, newest first, each with the followed player and profile."""
+    return Follow.objects.filter(follower=user).select_related("followed__profile")
+
+
+def follow_exists(*, follower: User, followed: User) -> bool:
+    return Follow.objects.filter(follower=follower, followed=followed).exists()
+
+
+def followed_ids(*, user_id: Any) -> QuerySet[Follow, Any]:
+    """The ids of the players `user_id` follows, as a subquery (`field__in=`)."""
+    return Follow.objects.filter(follower_id=user_id).values("followed_id")

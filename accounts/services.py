@@ -1,4 +1,4 @@
-"""Writes for accounts: profiles, API tokens and blocks."""
+"""Writes for accounts: profiles, API tokens, blocks and follows."""
 
 import secrets
 from datetime import datetime
@@ -6,11 +6,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from accounts.models import DELIVERY_FIELDS, ApiToken, Block, Profile, User
-from accounts.selectors import player_get
+from accounts.models import DELIVERY_FIELDS, ApiToken, Block, Follow, Profile, User
+from accounts.selectors import blocked_either_way, player_get
 from core.errors import ServiceError
 
 PROFILE_EDITABLE_FIELDS = (
@@ -182,6 +183,10 @@ def block_create(*, blocker: User, username: Any) -> Block:
                 code="too_many_blocks",
                 status_code=409,
             )
+        # Blocking ends following, both ways (and `follow_create` refuses it while blocked).
+        Follow.objects.filter(
+            Q(follower=blocker, followed=blocked) | Q(follower=blocked, followed=blocker)
+        ).delete()
         try:
             with transaction.atomic():
                 return Block.objects.create(blocker=blocker, blocked=blocked)
@@ -203,5 +208,79 @@ def block_delete(*, blocker: User, username: Any) -> None:
         raise BlockError(
             _("You have not blocked %(name)s.") % {"name": repr(name)},
             code="not_blocked",
+            status_code=404,
+        )
+
+
+class FollowError(ServiceError):
+    """A follow or an unfollow that cannot be done, and why (`code`)."""
+
+    code = "follow_error"
+
+    def __init__(self, message: str, code: str, status_code: int = 400) -> None:
+        self.code = code
+        super().__init__(message, status_code=status_code)
+
+
+def _player_to_follow(username: Any) -> User:
+    name = username.strip() if isinstance(username, str) else ""
+    if not name:
+        raise FollowError(_("Name the player."), code="no_username")
+    player = player_get(username=name)  # an active player: never a deleted account
+    if player is None:
+        raise FollowError(
+            _("There is no player called %(name)s.") % {"name": repr(name)},
+            code="unknown_player",
+            status_code=404,
+        )
+    return player
+
+
+def follow_create(*, follower: User, username: Any) -> tuple[Follow, bool]:
+    """`follower` follows the player called `username` (whether they followed them already:
+    following twice is one follow). Refused for oneself, for a player either of the two has
+    blocked (without saying who blocked whom), and past ACCOUNTS_MAX_FOLLOWS follows."""
+    followed = _player_to_follow(username)
+    if followed.pk == follower.pk:
+        raise FollowError(_("You cannot follow yourself."), code="follow_self")
+    with transaction.atomic():
+        # One follow of a player's at a time counts their follows and adds one.
+        User.objects.select_for_update().filter(pk=follower.pk).values_list("pk").first()
+        existing = Follow.objects.filter(follower=follower, followed=followed).first()
+        if existing is not None:
+            return existing, False
+        if blocked_either_way(user_id=follower.pk, other_ids=[followed.pk]):
+            raise FollowError(
+                _("You cannot follow %(name)s: one of you has blocked the other.")
+                % {"name": followed.get_username()},
+                code="follow_blocked",
+                status_code=409,
+            )
+        limit = settings.ACCOUNTS_MAX_FOLLOWS
+        if Follow.objects.filter(follower=follower).count() >= limit:
+            raise FollowError(
+                _(
+                    "You follow %(count)s players, the most one player may: unfollow one before"
+                    " you follow another."
+                )
+                % {"count": limit},
+                code="too_many_follows",
+                status_code=409,
+            )
+        return Follow.objects.create(follower=follower, followed=followed), True
+
+
+def follow_delete(*, follower: User, username: Any) -> None:
+    """`follower` stops following the player called `username`."""
+    name = username.strip() if isinstance(username, str) else ""
+    if not name:
+        raise FollowError(_("Name the player."), code="no_username")
+    deleted, _count = Follow.objects.filter(
+        follower=follower, followed__username__iexact=name
+    ).delete()
+    if not deleted:
+        raise FollowError(
+            _("You do not follow %(name)s.") % {"name": repr(name)},
+            code="not_following",
             status_code=404,
         )

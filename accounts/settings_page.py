@@ -36,5 +36,6 @@ def settings_page(
         "away_until": profile.vacation_until if profile.on_vacation(now) else None,
         "vacation_days_left": profile.vacation_days_left(now.year),
         "blocks": list(selectors.blocks_of(user=request.user)),
+        "follows": list(selectors.following_of(user=request.user)),
     }
     return render(request, "accounts/settings.html", context, status=status)

@@ -21,4 +21,8 @@ urlpatterns = [
     path("api/blocks/<str:username>/", apis.BlockDetailApi.as_view(), name="api_block"),
     path("settings/blocks/", views.block_create_view, name="block_create"),
     path("settings/blocks/remove/", views.block_delete_view, name="block_delete"),
+    path("api/following/", apis.FollowingListApi.as_view(), name="api_following"),
+    path("api/following/<str:username>/", apis.FollowingDetailApi.as_view(), name="api_follow"),
+    path("settings/following/", views.follow_create_view, name="follow_create"),
+    path("settings/following/remove/", views.follow_delete_view, name="follow_delete"),
 ]

@@ -142,3 +142,36 @@ def block_delete_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         messages.success(request, gettext("You unblocked %(name)s.") % {"name": username})
     return _back(request)
+
+
+@login_required
+@require_POST
+def follow_create_view(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The player page's Follow button."""
+    try:
+        follow, _created = services.follow_create(
+            follower=request.user, username=request.POST.get("username")
+        )
+    except services.FollowError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            gettext("You follow %(name)s: they come first when you invite players.")
+            % {"name": follow.followed.get_username()},
+        )
+    return _back(request)
+
+
+@login_required
+@require_POST
+def follow_delete_view(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Unfollow, from the player's page or the settings page's list."""
+    username = request.POST.get("username", "")
+    try:
+        services.follow_delete(follower=request.user, username=username)
+    except services.FollowError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, gettext("You no longer follow %(name)s.") % {"name": username})
+    return _back(request)

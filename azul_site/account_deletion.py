@@ -11,7 +11,10 @@ lock it: `games.services.setup`):
    each through the game's own service (the others are told; the ratings follow the usual
    rules); finished games keep the seat, shown as "deleted player";
 3. the notifications to them go, and those to others not sent yet name them "deleted player";
-4. the analyses they asked for no longer say who asked.
+4. the analyses they asked for no longer say who asked;
+5. their private notes on games go;
+6. their chat messages stay in their games, shown as by "deleted player"; their chat settings,
+   mutes and reports go (`chat.services.chat_forget_player`).
 
 Ratings stay (the others' ratings were computed with them); a deleted player is on no
 leaderboard (`ratings.selectors.leaderboard`).
@@ -24,7 +27,9 @@ from django.db import transaction
 from accounts.deletion import account_erase, deletion_password_check
 from accounts.models import User
 from analysis.services import analyses_forget_requester
+from chat.services import chat_forget_player
 from games.services.departures import player_games_leave
+from games.services.notes import player_notes_forget
 from notifications.services import notifications_forget_player
 
 
@@ -39,7 +44,9 @@ def account_delete(*, user: User, password: object) -> None:
         old_username = locked.get_username()
         account_erase(user=locked)
         player_games_leave(user=locked)
+        player_notes_forget(user_id=locked.pk)
         notifications_forget_player(
             user_id=locked.pk, old_username=old_username, new_username=locked.get_username()
         )
         analyses_forget_requester(user_id=locked.pk)
+        chat_forget_player(user_id=locked.pk)

@@ -3,8 +3,10 @@ wait for a game to change (`games/live/`: the board page's live updates and the 
 `wait_for_turn`), routed to it by the reverse proxy (deploy/nginx.conf), under gunicorn with
 uvicorn workers:
 
-    GUNICORN_WORKER_CLASS=uvicorn_worker.UvicornWorker WEB_CONCURRENCY=1 \\
+    GUNICORN_WORKER_CLASS=azul_site.live_worker.LiveWorker WEB_CONCURRENCY=1 \\
         gunicorn azul_site.asgi:application --config gunicorn.conf.py --bind 0.0.0.0:8001
+
+(uvicorn's worker, which on SIGTERM answers the waits it holds at once: azul_site/live_worker.py.)
 
 Everything else is served by gunicorn's synchronous workers (azul_site/wsgi.py), which cost a
 request less (`make bench-live` compares the two).

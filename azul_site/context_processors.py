@@ -20,6 +20,7 @@ NAV_URL_NAMES = {
     "rules": "rules",
     "set_language": "set_language",
     "player_search": "accounts:api_players",
+    "following": "accounts:api_following",
 }
 
 

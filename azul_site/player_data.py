@@ -1,6 +1,7 @@
 """What a player downloads of their own data (the settings page's "Download my data"): their
-account, profile and notification preferences, email addresses, games, ratings and blocks, as
-one JSON document.
+account, profile and notification preferences, email addresses, games, ratings, blocks, the
+players they follow, their private notes on games and their chat messages, as one JSON
+document.
 
 Of other players it holds only what the games' public pages show (the names and usernames of
 the seats, scores and places); of the games nothing hidden: no seed or contribution behind the
@@ -19,9 +20,10 @@ from allauth.account.models import EmailAddress
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from accounts.models import DELIVERY_FIELDS, Block, Profile, User
+from accounts.models import DELIVERY_FIELDS, Block, Follow, Profile, User
 from accounts.names import player_name, public_username
-from games.models import Game, LogEntry, Seat
+from chat import selectors as chat_selectors
+from games.models import Game, GameNote, LogEntry, Seat
 from games.presenters.names import seat_names
 from ratings.models import PlayerRecord, Rating
 
@@ -72,6 +74,15 @@ def player_data(*, user: User) -> dict[str, Any]:
             {"username": public_username(block.blocked), "blocked_at": block.created_at}
             for block in Block.objects.filter(blocker=user).select_related("blocked")
         ],
+        "following": [
+            {"username": public_username(follow.followed), "followed_at": follow.created_at}
+            for follow in Follow.objects.filter(follower=user).select_related("followed")
+        ],
+        "game_notes": [
+            {"game_id": note.game_id, "text": note.text, "updated_at": note.updated_at}
+            for note in GameNote.objects.filter(user=user).order_by("updated_at", "pk")
+        ],
+        "chat_messages": chat_selectors.messages_of(user=user),
     }
 
 

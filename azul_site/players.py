@@ -38,5 +38,8 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
         # The viewer's Block / Unblock button.
         "blocked": request.user.is_authenticated
         and accounts_selectors.block_exists(blocker=request.user, blocked=player),
+        # The viewer's Follow / Unfollow button.
+        "following": request.user.is_authenticated
+        and accounts_selectors.follow_exists(follower=request.user, followed=player),
     }
     return render(request, "accounts/player_detail.html", context)

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "notifications",
     "ratings",
     "analysis",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -126,11 +127,19 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 # Each server process keeps its connection between requests: opening one costs PostgreSQL more
-# than a request's queries. Checking it before each request costs a round trip; without the
-# check, a connection the database dropped fails one request and is then replaced.
+# than a request's queries. The health check (a `SELECT 1` before a request's first query, and
+# before a pooled connection is lent, azul_site/asgi.py) replaces a connection the database
+# dropped (a failover, a restart) instead of failing a request of each process with it. It costs
+# one round trip: 0.04-0.08 ms a request on a local PostgreSQL (Django's `is_usable()`, timed
+# over 5,000 calls); `make bench-web`'s trivial view moved less than its run-to-run noise.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer fails the connection (a 503, core/unavailable.py) within
+    # seconds instead of holding the request and its worker until the kernel gives up.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
+    )
     # Parameters travel apart from the SQL (no quoting in Python), and psycopg prepares a
     # statement that a connection has run a few times (Django's default is never), so that
     # PostgreSQL plans the queries of every page and move once per connection, not per request:
@@ -191,6 +200,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.slow_computer_move": {"queue": "slow_moves"},
     "games.tasks.play_timeouts": {"queue": "sweeps"},
     "games.tasks.sweep": {"queue": "sweeps"},
+    "games.tasks.computer_turns_check": {"queue": "sweeps"},
     "notifications.tasks.sweep": {"queue": "sweeps"},
     "analysis.tasks.sweep": {"queue": "sweeps"},
     "notifications.tasks.send_notification": {"queue": "mail"},
@@ -214,10 +224,18 @@ ANALYSIS_MAX_PENDING_PER_PLAYER = env.int("ANALYSIS_MAX_PENDING_PER_PLAYER", def
 # The periodic work, all of it. Every minute: deadlines (timeouts) and computer turns left
 # waiting (games.tasks.sweep); reminders, mail still pending and the daily digests
 # (notifications.tasks.sweep). Every ten minutes: analyses whose task was lost
-# (analysis.tasks.sweep). A sweep still queued when the next is due is dropped rather than
-# piling up (`expires`). `make run`, which has no beat, runs the games' and the notifications'
-# with `manage.py sweep --every 60` (its analyses run in the request that asks for them).
+# (analysis.tasks.sweep). Every ten seconds (games.sweeps.COMPUTER_CHECK_SECONDS): computer turns
+# alone, whose task was lost, sent again well before the minute's sweep would
+# (games.tasks.computer_turns_check). A sweep still queued when the next is due is dropped
+# rather than piling up (`expires`). `make run`, which has no beat, runs the games' and the
+# notifications' with `manage.py sweep --every 60` (its analyses run in the request that asks
+# for them), and the computer turns' check between them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "games-computer-turns-check": {
+        "task": "games.tasks.computer_turns_check",
+        "schedule": 10.0,
+        "options": {"expires": 9},
+    },
     "games-sweep": {
         "task": "games.tasks.sweep",
         "schedule": 60.0,
@@ -267,6 +285,8 @@ GAMES_MAX_IMPORTS_PER_DAY = env.int("GAMES_MAX_IMPORTS_PER_DAY", default=20)
 INVITATION_DECLINE_COOLDOWN_DAYS = env.int("INVITATION_DECLINE_COOLDOWN_DAYS", default=7)
 # The most players one player may block (accounts.services.block_create).
 ACCOUNTS_MAX_BLOCKS = env.int("ACCOUNTS_MAX_BLOCKS", default=500)
+# The most players one player may follow (accounts.services.follow_create).
+ACCOUNTS_MAX_FOLLOWS = env.int("ACCOUNTS_MAX_FOLLOWS", default=500)
 # Requests to wait for a game to change (games/live) one player may hold at once in a process.
 LIVE_MAX_WAITS_PER_PLAYER = env.int("LIVE_MAX_WAITS_PER_PLAYER", default=20)
 
@@ -403,6 +423,8 @@ REST_FRAMEWORK = {
         "game_join": env.str("THROTTLE_GAME_JOIN", default="60/hour"),
         "game_rematch": env.str("THROTTLE_GAME_REMATCH", default="30/hour"),
         "game_invite": env.str("THROTTLE_GAME_INVITE", default="30/hour"),
+        # Saving one's private notes on a game, on the API and the board page alike.
+        "game_notes": env.str("THROTTLE_GAME_NOTES", default="120/hour"),
         # The count of games waiting for the player, which every open page asks for now and then
         # (static/games/waiting.js): a few tabs' worth.
         "games_waiting": env.str("THROTTLE_GAMES_WAITING", default="30/minute"),

@@ -31,6 +31,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.api_urls")),
     path("api/", include("analysis.api_urls")),
+    path("api/", include("chat.api_urls")),
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
@@ -51,6 +52,7 @@ urlpatterns = [
     path("", include("games.web.urls")),
     path("", include("ratings.urls")),
     path("", include("analysis.urls")),
+    path("", include("chat.urls")),
     path("notifications/", include("notifications.urls")),
     path("admin/", admin.site.urls),
 ]

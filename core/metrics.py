@@ -51,7 +51,7 @@ COMPUTER_ANSWER_SECONDS = Histogram(
 
 SWEEP_SECONDS = Histogram(
     "azul_sweep_duration_seconds",
-    "How long one periodic sweep took, by sweep (games, notifications, analysis).",
+    "How long one periodic sweep took, by sweep (games, computer_turns, notifications, analysis).",
     ["sweep"],
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
 )

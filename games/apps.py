@@ -27,3 +27,10 @@ class GamesConfig(AppConfig):
         from games import sweeps
 
         return sweeps.sweep()
+
+    def quick_check(self) -> int:
+        """For `manage.py sweep --every` between sweeps (Celery beat runs
+        `games.tasks.computer_turns_check`): computer turns whose task was lost."""
+        from games import sweeps
+
+        return sweeps.computer_turns_check()

@@ -369,3 +369,25 @@ class InvitationDecline(models.Model):
 
     def __str__(self) -> str:
         return f"{self.invitee_id} declined {self.inviter_id}'s invitation to {self.game_id}"
+
+
+class GameNote(models.Model):
+    """A player's private notes on a game (plans, reminders): one per player and game, shown
+    to that player only; in no export of the game, in the player's data download, gone with
+    their account (`services.notes`)."""
+
+    MAX_LENGTH = 5000
+
+    # No index of its own: the unique (game, user) index serves lookups by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=MAX_LENGTH, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="gamenote_one_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Notes of {self.user_id} on {self.game_id}"

@@ -36,3 +36,11 @@ def sweep() -> None:
     """Every minute (Celery beat): deadlines, reminders, and computer turns left waiting."""
     with SWEEP_SECONDS.labels(sweep="games").time():
         sweeps.sweep()
+
+
+@shared_task(name=sweeps.CHECK_TASK, **RETRYING)
+def computer_turns_check() -> None:
+    """Every few seconds (Celery beat): computer turns whose task was lost, sent again sooner
+    than the minute's sweep would."""
+    with SWEEP_SECONDS.labels(sweep="computer_turns").time():
+        sweeps.computer_turns_check()

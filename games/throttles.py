@@ -40,6 +40,7 @@ def _message(scope: str, wait: float) -> str:
         "game_join": _("You have joined as many games as you may for now"),
         "game_rematch": _("You have asked for as many rematches as you may for now"),
         "game_invite": _("You have invited as many players to seats as you may for now"),
+        "game_notes": _("You have saved your notes as often as you may for now"),
     }[scope]
     return _("%(what)s: try again in %(minutes)s minutes.") % {"what": what, "minutes": minutes}
 
@@ -80,6 +81,18 @@ class GameInviteThrottle(GameThrottle):
     """Inviting someone to a seat of a game waiting for players (`services.seat_invite`)."""
 
     scope = "game_invite"
+
+
+class GameNotesThrottle(GameThrottle):
+    """Saving one's private notes on a game (`services.game_note_save`): a PUT on the API, a
+    POST from the board page's form."""
+
+    scope = "game_notes"
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        if request.method not in ("POST", "PUT"):
+            return True
+        return SimpleRateThrottle.allow_request(self, request, view)
 
 
 class ReplayPointsThrottle(SimpleRateThrottle):
@@ -134,6 +147,7 @@ __all__ = [
     "GameCreateThrottle",
     "GameInviteThrottle",
     "GameJoinThrottle",
+    "GameNotesThrottle",
     "GameRematchThrottle",
     "GameThrottle",
     "TooManyRequests",

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.names import name_with_username, player_label
+from core.email_parts import email_parts_render
 from core.text import and_list, ordinal, tidy_full_stops
 from games.models import Game, Seat
 from games.presenters.names import player_name, seat_name, seat_names
@@ -139,6 +140,10 @@ def _context(notification: Notification) -> dict[str, Any]:
         game = game_get(game_id=notification.game_id)
         context.update(_game_context(game, recipient.pk))
         context["extra"] = _named_extra(context["extra"], game)
+        if notification.kind == Notification.Kind.YOUR_TURN:
+            # What other apps add (the chat's messages since the player's last move).
+            parts = email_parts_render("your_turn", user_id=recipient.pk, game=game)
+            context.update(parts_html=parts.html, parts_text=parts.text)
     if notification.kind == Notification.Kind.DIGEST:
         context.update(_digest_context(notification))
     return context

@@ -5,12 +5,15 @@ it sent, or after a failure push it back (exponential backoff) until it is marke
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from datetime import timedelta
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.mail import get_connection
+from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -81,25 +84,44 @@ def notification_send(*, notification_id: int) -> bool:
             status=Status.SKIPPED, last_error=INVITATION_DAILY_REASON, claimed_until=None
         )
         return False
+    mail_server = None
     try:
         email = emails.build(notification, to=address)
-        email.message.send()
+        # Opened here, and closed only once the row is marked sent: a process killed after the
+        # server took the email and before the mark sends it again once the claim runs out, and
+        # the goodbye (QUIT, up to EMAIL_TIMEOUT) stays out of that window.
+        mail_server = get_connection()
+        mail_server.open()
+        mail_server.send_messages([email.message])
     except Exception as exc:
         # Whatever failed (the SMTP server, the connection, the rendering) fails this attempt.
+        _close(mail_server)
         _record_failure(notification, exc)
         return False
-    sent_at = timezone.now()
-    with transaction.atomic():
-        # By id alone: the email went, whatever happened to the row meanwhile (turn_emails_skip).
-        Notification.objects.filter(pk=notification_id).update(
-            status=Status.SENT, sent_at=sent_at, claimed_until=None, last_error=""
-        )
-        if notification.kind == Kind.DIGEST:
-            carried = Notification.objects.filter(status=Status.HELD, digest_id=notification_id)
-            carried.filter(pk__in=email.carried_ids).update(status=Status.SENT, sent_at=sent_at)
-            # Held for this digest, but of a kind turned off since: left out of it, and done.
-            carried.update(status=Status.SKIPPED, last_error="The player turned this kind off.")
+    try:
+        sent_at = timezone.now()
+        with transaction.atomic():
+            # By id alone: the email went, whatever happened to the row meanwhile
+            # (turn_emails_skip).
+            Notification.objects.filter(pk=notification_id).update(
+                status=Status.SENT, sent_at=sent_at, claimed_until=None, last_error=""
+            )
+            if notification.kind == Kind.DIGEST:
+                carried = Notification.objects.filter(status=Status.HELD, digest_id=notification_id)
+                carried.filter(pk__in=email.carried_ids).update(status=Status.SENT, sent_at=sent_at)
+                # Held for this digest, but of a kind turned off since: left out of it, and done.
+                carried.update(status=Status.SKIPPED, last_error="The player turned this kind off.")
+    finally:
+        _close(mail_server)
     return True
+
+
+def _close(mail_server: BaseEmailBackend | None) -> None:
+    """Say goodbye to the mail server: a failure then changes nothing (the email went or did
+    not, as the server said already)."""
+    if mail_server is not None:
+        with contextlib.suppress(OSError):
+            mail_server.close()
 
 
 def _first_invitation_today(notification: Notification) -> bool:

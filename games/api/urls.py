@@ -3,7 +3,7 @@ API's JSON 404 rather than the site's HTML one."""
 
 from django.urls import path
 
-from games.api import endings, record, seats
+from games.api import endings, notes, record, seats
 from games.api import games as game_apis
 
 app_name = "games_api"
@@ -37,6 +37,7 @@ urlpatterns = [
     path("games/<str:game_id>/resign/", endings.GameResignApi.as_view(), name="resign"),
     path("games/<str:game_id>/rematch/", endings.GameRematchApi.as_view(), name="rematch"),
     path("games/<str:game_id>/export/", record.GameExportApi.as_view(), name="export"),
+    path("games/<str:game_id>/notes/", notes.GameNotesApi.as_view(), name="notes"),
     path("lobby/", seats.LobbyApi.as_view(), name="lobby"),
     path("invitations/", seats.InvitationListApi.as_view(), name="invitations"),
     path(

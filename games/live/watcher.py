@@ -84,6 +84,7 @@ class _Watch:
         self._thread: threading.Thread | None = None
         self._last_thread: threading.Thread | None = None
         self._idle = threading.Event()  # set when the last waiter leaves: the thread stops now
+        self._closed = False  # shutting down: waits answer at once (`close`)
 
     @property
     def waiting(self) -> int:
@@ -96,12 +97,15 @@ class _Watch:
 
     def wait(self, version: GameVersion, seconds: float, player: Any = None) -> bool | None:
         """Block up to `seconds` until the game is no longer at `version`: True when it moved
-        on, False at the end of the wait, None when the process already holds MAX_WAITERS;
-        TooManyWaits when `player` (a user id) already holds their share."""
+        on, False at the end of the wait (or at once while the process shuts down, `close`),
+        None when the process already holds MAX_WAITERS; TooManyWaits when `player` (a user id)
+        already holds their share."""
         # By the id as text, whether it comes from a user (an int) or a session (a string).
         player = None if player is None else str(player)
         waiter = _Waiter(version.id, (version.ply, version.updated_at), player)
         with self._lock:
+            if self._closed:
+                return False
             if len(self._waiters) >= MAX_WAITERS:
                 return None
             if player is not None:
@@ -134,6 +138,18 @@ class _Watch:
         with self._lock:
             for waiter in self._waiters:
                 waiter.event.set()
+
+    def close(self) -> None:
+        """End every wait now, and answer those that come after at once: the process is
+        shutting down (azul_site/live_worker.py), and its waits must not hold it up."""
+        with self._lock:
+            self._closed = True
+        self.wake_all()
+
+    def reopen(self) -> None:
+        """Take waits again after `close` (for tests)."""
+        with self._lock:
+            self._closed = False
 
     def join(self, timeout: float) -> None:
         """Wait for the thread to stop (it does once nobody waits) and close its connection."""

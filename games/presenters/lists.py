@@ -162,7 +162,8 @@ def history_rows(games: Any) -> list[dict[str, Any]]:
 def home_games(*, user: User) -> dict[str, Any]:
     """What the signed-in player's home page shows of their games: those awaiting their move,
     how many others are running, how many invitations wait for an answer, and the notices of
-    declined invitations (`declined_invitations`), and whether they have had no game at all
+    declined invitations (`declined_invitations`), the games of players they follow that they
+    could join (`friends_games`), and whether they have had no game at all
     (`first_visit`)."""
     groups = games_for_user(user=user)
     invitation_count = selectors.pending_invitations(user=user).count()
@@ -171,6 +172,10 @@ def home_games(*, user: User) -> dict[str, Any]:
         "waiting_count": len(groups["waiting"]),
         "invitation_count": invitation_count,
         "declined": declined_invitations(user=user),
+        # Games of players they follow, waiting for players, that they could join.
+        "friends_games": lobby_rows(
+            selectors.friends_open_games(user=user)[: selectors.FRIENDS_GAMES_LIMIT], viewer=user
+        ),
         # A new player, with no game yet of any kind: greeted, and shown where to start.
         "first_visit": not (
             groups["my_turn"] or groups["waiting"] or groups["finished"] or invitation_count

@@ -86,6 +86,13 @@ class ExportDealsSerializer(serializers.Serializer):
     )
 
 
+class ExportChatMessageSerializer(serializers.Serializer):
+    author = serializers.CharField(help_text="the author's name")
+    text = serializers.CharField(help_text="plain text")
+    ply = serializers.IntegerField(help_text="the game's ply when it was written")
+    created_at = serializers.DateTimeField()
+
+
 class GameExportSerializer(serializers.Serializer):
     format_version = serializers.IntegerField(help_text="1")
     variant = serializers.ChoiceField(choices=Game.Variant.values)
@@ -101,6 +108,13 @@ class GameExportSerializer(serializers.Serializer):
     )
     game = ExportGameSerializer(required=False)
     deals = ExportDealsSerializer(required=False)
+    chat = ExportChatMessageSerializer(
+        many=True,
+        required=False,
+        allow_null=True,
+        help_text="the game's chat, oldest first (null unless every player let spectators read"
+        " it); ignored on import",
+    )
 
 
 class StudyImportedSerializer(serializers.Serializer):

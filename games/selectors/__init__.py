@@ -8,8 +8,10 @@ future deals exists). Only players see their own legal moves.
 - `games`: one game by its id, its version (what everything cached for it is keyed by), the
   viewer's seat and legal moves;
 - `log`: the game's stored log, and the moves the server made for a person in it;
-- `lists`: a player's games, the lobby, invitations, declined invitations, rematches;
+- `lists`: a player's games, the lobby (and followed players' games in it), invitations,
+  declined invitations, rematches;
 - `history`: finished games and a player's record over them;
+- `notes`: a player's private notes on a game;
 - `turns`: whose turn it is across games, and how many wait for a player.
 """
 
@@ -28,12 +30,14 @@ from games.selectors.games import (
 from games.selectors.history import HISTORY_PAGE_SIZE, PlayerStats, finished_games, player_stats
 from games.selectors.lists import (
     FINISHED_LIMIT,
+    FRIENDS_GAMES_LIMIT,
     LOBBY_LIMIT,
     MY_GAMES_MAX_PAGE_SIZE,
     MY_GAMES_PAGE_SIZE,
     GamesPage,
     UserGames,
     declined_games,
+    friends_open_games,
     lobby_games,
     pending_invitations,
     rematches_of,
@@ -49,6 +53,7 @@ from games.selectors.log import (
     own_moves,
     server_moves,
 )
+from games.selectors.notes import game_note, seated, seated_note_text
 from games.selectors.turns import (
     MAX_PLAYERS,
     WAITING_COUNT_SECONDS,
@@ -59,6 +64,7 @@ from games.selectors.turns import (
 
 __all__ = [
     "FINISHED_LIMIT",
+    "FRIENDS_GAMES_LIMIT",
     "HISTORY_PAGE_SIZE",
     "LOBBY_LIMIT",
     "MY_GAMES_MAX_PAGE_SIZE",
@@ -75,10 +81,12 @@ __all__ = [
     "UserGames",
     "declined_games",
     "finished_games",
+    "friends_open_games",
     "game_get",
     "game_ply",
     "game_version",
     "games_waiting_count",
+    "game_note",
     "games_waiting_forget",
     "legal_moves_for",
     "lobby_games",
@@ -90,6 +98,8 @@ __all__ = [
     "rematches_of",
     "resigned_positions",
     "seat_legal_moves",
+    "seated",
+    "seated_note_text",
     "seats_to_move",
     "seats_with_rematch",
     "server_moves",

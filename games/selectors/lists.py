@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
 from accounts.models import User
-from accounts.selectors import block_partners_q
+from accounts.selectors import block_partners_q, followed_ids
 from games.errors import GameNotFound
 from games.models import Game, GameQuerySet, Seat
 from games.selectors.games import parse_game_id
@@ -20,6 +20,8 @@ from games.selectors.turns import seats_to_move
 
 FINISHED_LIMIT = 20
 LOBBY_LIMIT = 100
+# The games of followed players the home page shows (`friends_open_games`).
+FRIENDS_GAMES_LIMIT = 5
 
 
 @dataclass
@@ -153,6 +155,13 @@ def lobby_games(
         blocked = Seat.objects.filter(block_partners_q(user_id=user.pk, field="user_id"))
         games = games.exclude(Exists(blocked.filter(game=OuterRef("pk"))) & ~Q(created_by=user))
     return games.order_by("-created_at", "-id")
+
+
+def friends_open_games(*, user: User) -> QuerySet[Game]:
+    """The games waiting for players that the players `user` follows created and `user` could
+    join (`lobby_games`: an open seat, not theirs already, nobody blocked either way), newest
+    first, with their seats: slice it (`FRIENDS_GAMES_LIMIT`), then `lobby_rows`."""
+    return lobby_games(user=user).filter(created_by_id__in=followed_ids(user_id=user.pk))
 
 
 def pending_invitations(*, user: User) -> QuerySet[Game]:

@@ -11,6 +11,7 @@ version that views and boards are cached under.
 - `playing`: what every move does (the engine, the log, the result, what follows);
 - `clocks`: when a turn ends, and vacations;
 - `endings`: resigning, and rematches;
+- `notes`: a player's private notes on a game;
 - `versions`: a new version of a player's games when something they show changes;
 - `locking`, `log`: the game's row read and locked, and its log appended to.
 
@@ -44,6 +45,7 @@ from games.services.moves import (
     move_submit,
     timeouts_play,
 )
+from games.services.notes import game_note_save, player_notes_forget
 from games.services.playing import MOVE_FIELDS
 from games.services.setup import game_cancel, game_create, game_join
 from games.services.versions import games_touch_for_player
@@ -62,12 +64,14 @@ __all__ = [
     "game_cancel",
     "game_create",
     "game_join",
+    "game_note_save",
     "game_rematch",
     "game_resign",
     "games_touch_for_player",
     "invitation_respond",
     "invitee_missing",
     "move_submit",
+    "player_notes_forget",
     "seat_invite",
     "seat_open",
     "seat_problems",

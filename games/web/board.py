@@ -42,6 +42,7 @@ from games.presenters.board import board_log, board_page
 from games.presenters.game import game_actions
 from games.presenters.times import user_zone, user_zone_activated
 from games.record.summary import replay_summary
+from games.web.notes import notes_context
 
 # Stand-ins, in the kept markup, for what each request fills in (`_with_holes_filled`), beside
 # the CSRF token's (`core.holes`): no template writes a NUL character, and escaping leaves it.
@@ -237,6 +238,12 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
             viewer_position=markup["viewer_position"],
         ),
     }
+    # The viewer's private notes, read fresh (they are in no kept markup): `games.web.notes`.
+    context.update(
+        notes_context(
+            game_id=version.id, viewer=request.user, viewer_position=markup["viewer_position"]
+        )
+    )
     return render(request, "games/detail.html", context)
 
 

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from games.live import views as live_views
-from games.web import actions, board, pages
+from games.web import actions, board, notes, pages
 
 app_name = "games"
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/cancel/", actions.game_cancel, name="cancel"),
     path("games/<uuid:game_id>/resign/", actions.game_resign, name="resign"),
     path("games/<uuid:game_id>/rematch/", actions.game_rematch, name="rematch"),
+    path("games/<uuid:game_id>/notes/", notes.game_notes_save, name="notes"),
     path(
         "games/<uuid:game_id>/seats/<int:position>/invite/",
         actions.seat_invite,

@@ -44,10 +44,10 @@ def test_finds_players_by_the_start_of_their_username_or_display_name(
 
     assert response.status_code == 200
     assert response.json() == [
-        {"username": "bob", "display_name": "Robert"},
-        {"username": "Bobby", "display_name": "Bobby"},
-        {"username": "carol", "display_name": "Bob's sister"},
-        {"username": "zed", "display_name": "Bo Diddley"},
+        {"username": "bob", "display_name": "Robert", "following": False},
+        {"username": "Bobby", "display_name": "Bobby", "following": False},
+        {"username": "carol", "display_name": "Bob's sister", "following": False},
+        {"username": "zed", "display_name": "Bo Diddley", "following": False},
     ]
     by_name = [p["username"] for p in search(client, "rob").json()]
     assert by_name == ["bob", "roberta"]  # Robert by display name, roberta by username
@@ -108,7 +108,7 @@ def test_session_sign_in_is_enough_for_the_page_script(alice, bob, client_for):
     response = client_for(alice).get(URL, {"search": "bo"}, HTTP_ACCEPT="application/json")
 
     assert response.status_code == 200
-    assert response.json() == [{"username": "bob", "display_name": "bob"}]
+    assert response.json() == [{"username": "bob", "display_name": "bob", "following": False}]
 
 
 def test_is_in_the_openapi_schema(alice, client_for):
@@ -126,10 +126,11 @@ def test_is_in_the_openapi_schema(alice, client_for):
     assert set(schema["components"]["schemas"][component]["properties"]) == {
         "username",
         "display_name",
+        "following",
     }
 
 
-def test_two_queries_whatever_the_number_of_players(alice, make_user):
+def test_three_queries_whatever_the_number_of_players(alice, make_user):
     for n in range(15):
         named(make_user, f"al{n}", f"Alan {n}")
 
@@ -137,7 +138,7 @@ def test_two_queries_whatever_the_number_of_players(alice, make_user):
         found = selectors.players_search(prefix="al", exclude=alice)
 
     assert len(found) == 10
-    assert len(queries) == 2
+    assert len(queries) == 3  # by username, by display name, among the players followed
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")

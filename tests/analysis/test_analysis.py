@@ -175,10 +175,11 @@ def test_the_panel_reads_the_analysis_once_until_it_changes(
     """The game's page tells the panel what it shows already (the seats' names, the viewer's
     seat): the panel reads only the analysis, and keeps it until a write changes it."""
     url = reverse("games:detail", args=[finished_colored.pk])
-    for viewer in (alice, carol):
+    # The signed-in user and the game's version; a seated player's private note besides.
+    for viewer, queries in ((alice, 3), (carol, 2)):
         client = client_for(viewer)
         client.get(url)
-        with django_assert_num_queries(2):  # the signed-in user, and the game's version
+        with django_assert_num_queries(queries):
             assert 'id="analysis"' in client.get(url).content.decode()
     ask(client_for(alice), finished_colored)
     assert 'class="analysis-moves"' in client_for(carol).get(url).content.decode()

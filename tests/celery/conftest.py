@@ -75,15 +75,17 @@ def start_worker(send_tasks_to, tmp_path) -> Iterator[Callable[..., Worker]]:
     """`start_worker(broker_url, NAME=value, ...)`: a Celery worker for the broker at
     `broker_url`, with these settings in its environment (`NOTIFY_GRACE_SECONDS="0"`, an
     `EMAIL_URL`); returns once it is ready, with this process sending its tasks to that broker.
-    Workers still running after the test are stopped."""
+    `pool="prefork"` runs its tasks in a child process, as in production. Workers still
+    running after the test are stopped."""
     workers: list[Worker] = []
 
-    def start(broker_url: str, **env: str) -> Worker:
+    def start(broker_url: str, pool: str = "solo", **env: str) -> Worker:
         send_tasks_to(broker_url)
         worker = Worker.spawn(
             broker_url=broker_url,
             log_path=tmp_path / f"worker-{len(workers) + 1}.log",
             env=env,
+            pool=pool,
         )
         workers.append(worker)
         worker.wait_until_ready()

@@ -70,15 +70,18 @@ def worker_database_url() -> str:
 
 
 class Worker:
-    """A `celery worker` subprocess (solo pool, one task at a time) in a process group of its
-    own, so that it can be killed whole; its output goes to `log_path`."""
+    """A `celery worker` subprocess (solo pool, one task at a time, unless `pool` says
+    otherwise) in a process group of its own, so that it can be killed whole; its output goes
+    to `log_path`."""
 
     def __init__(self, process: subprocess.Popen, log_path: Path) -> None:
         self.process = process
         self.log_path = log_path
 
     @classmethod
-    def spawn(cls, *, broker_url: str, log_path: Path, env: dict[str, str]) -> Worker:
+    def spawn(
+        cls, *, broker_url: str, log_path: Path, env: dict[str, str], pool: str = "solo"
+    ) -> Worker:
         """Start the worker; see `wait_until_ready`."""
         environment = {
             key: value
@@ -103,7 +106,8 @@ class Worker:
                     "-A",
                     "azul_site",
                     "worker",
-                    "--pool=solo",
+                    f"--pool={pool}",
+                    "--concurrency=1",
                     "--hostname",
                     f"{log_path.stem}-{uuid.uuid4().hex[:6]}@%h",
                     "--without-gossip",

@@ -38,11 +38,11 @@ def gunicorn_config(app: str, **env: str) -> tuple[int, dict[str, str], str]:
 def test_the_live_process_runs_the_asgi_application_on_uvicorn_workers():
     code, config, errors = gunicorn_config(
         "azul_site.asgi:application",
-        GUNICORN_WORKER_CLASS="uvicorn_worker.UvicornWorker",
+        GUNICORN_WORKER_CLASS="azul_site.live_worker.LiveWorker",
         WEB_CONCURRENCY="1",
     )
     assert code == 0, errors
-    assert config["worker_class"] == "uvicorn_worker.UvicornWorker"
+    assert config["worker_class"] == "azul_site.live_worker.LiveWorker"
     assert config["workers"] == "1"
 
 

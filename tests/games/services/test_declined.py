@@ -57,7 +57,7 @@ def test_the_creator_is_told_on_the_home_page_my_games_and_by_email(
         assert reverse("games:cancel", args=[declined.id]) in page
         # The name box suggests players as a name is typed (static/games/player_search.js).
         assert 'name="username"' in page and 'list="player-suggestions"' in page
-        assert '<datalist id="player-suggestions" data-api="/api/players/">' in page
+        assert '<datalist id="player-suggestions" data-api="/api/players/"' in page
     # Nobody else is told: not the one who declined, nor carol.
     for user in (bob, carol):
         assert (

@@ -136,4 +136,7 @@ def test_the_page_loads_its_script_and_the_player_search(alice, client_for):
     assert "games/new_game.js" in page and "games/player_search.js" in page
     assert 'list="player-suggestions"' in page
     api = reverse("accounts:api_players")
-    assert f'<datalist id="player-suggestions" data-api="{api}">' in page
+    following = reverse("accounts:api_following")
+    assert (
+        f'<datalist id="player-suggestions" data-api="{api}" data-following="{following}">' in page
+    )

@@ -13,7 +13,8 @@ from tests.support.play import play_forward, to_move_user
 
 pytestmark = pytest.mark.django_db
 
-BOARD_BUDGET = 8
+# The board, and the chat panel's two queries on a player's page (chat.panels).
+BOARD_BUDGET = 10
 LIST_BUDGET = 10
 
 

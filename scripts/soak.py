@@ -1,0 +1,786 @@
+"""The soak (issue #31): players play through the API on the real stack while its parts are killed
+and restarted in turn; at the end, nothing may be lost.
+
+    python scripts/soak.py                                  # or: make soak  (ten minutes)
+    python scripts/soak.py --seconds 120 --fault-every 15   # CI's (tests/ops/test_soak.py)
+
+Starts, on this machine: the site (gunicorn with gunicorn.conf.py), one Celery worker serving
+every queue, the sweeps (`manage.py sweep --every 5`, as `make run` does with 60), a Redis of its
+own on a free port (the broker on db 0, the cache on db 1; stopped and hung below, so never the
+Redis other work uses), an SMTP sink in this process (aiosmtpd) and PostgreSQL's database
+`azul_soak` (or SOAK_DATABASE_URL), dropped, created and migrated first and dropped at the end.
+
+Six players, each with an API token, play through the API (README, "Playing from a script"): six
+two-player games between them (each player in two, by invitation, accepted through the API) and
+one each against a quick computer level, each game followed by a new one when it ends. Each
+player records every move it sent (game, ply, seat, move, answer) and every 5xx or unanswered
+request with its time.
+
+Meanwhile, every `--fault-every` seconds, the next of these faults: the worker killed (SIGKILL to
+its process group) and started again; Redis stopped (SIGTERM: its queue is lost, it keeps nothing
+on disk) and started again; Redis hung (SIGSTOP, then SIGCONT); one gunicorn worker killed
+(SIGKILL; its master starts another); every connection to the soak's database terminated
+(`pg_terminate_backend`, as a failover does); the sweep process killed and started again.
+
+After `--seconds`, the players stop, the faults stop, and the stack is given up to `--settle`
+seconds to catch up (the computers' turns, the mail). Then it checks, and prints:
+
+- every move answered 2xx is in its game's log, as sent (game, ply, seat, move);
+- every move in the log by a person's seat is one a player sent (answered or not: a request
+  whose answer was lost may have been written); the computers' are theirs;
+- the logs agree with the engine (`manage.py check_game_logs` exits 0);
+- no game waits on the computer;
+- each email went exactly once: the messages at the sink, per recipient, kind and game, are as
+  many as the outbox's rows marked sent;
+- no 5xx (nor a request left unanswered) outside the faults' windows: from a fault until
+  WINDOW_AFTER seconds after its part is back.
+
+and the figures: moves, games, faults by kind, 5xx in and out of the windows, emails, and the
+computer's worst answer (the time from the log's entry before its move to its move). Exits 1 on
+any loss. Every process it starts is stopped at the end, on Ctrl-C and on failure too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import email
+import http.client
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import bench_web  # noqa: E402  (scripts/: users, the database, free ports)
+from stack import Http, Reply, Smtp, Stack, say, site_env  # noqa: E402
+
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_soak"
+PLAYERS = 6
+# Who invites whom: each player in two games against other players at a time.
+HUMAN_PAIRS = ((0, 1), (2, 3), (4, 5), (1, 2), (3, 4), (5, 0))
+QUICK_LEVELS = ("greedy", "random")  # each player's game against the computer: one of these
+SWEEP_EVERY = 5
+# A fault's window: from the fault until its part is back, and this much after, for the requests
+# already on their way (a worker's first request after its connection was terminated).
+WINDOW_AFTER = 5.0
+FAULTS = (
+    "worker",
+    "redis stopped",
+    "gunicorn worker",
+    "database connections",
+    "redis hung",
+    "sweep",
+)
+DOWN_SECONDS = {"worker": 2.0, "redis stopped": 3.0, "redis hung": 5.0, "sweep": 1.0}
+GAME_ID = re.compile(r"/games/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/")
+
+
+@dataclass(frozen=True)
+class Attempt:
+    game: str
+    ply: int
+    seat: int
+    move: str
+    at: float
+    status: int  # 0: no answer
+
+
+@dataclass
+class Fault:
+    kind: str
+    start: float
+    end: float = 0.0
+    note: str = ""
+
+    def covers(self, at: float) -> bool:
+        return self.start <= at <= self.end + WINDOW_AFTER
+
+
+@dataclass
+class Record:
+    """What the players saw, shared by their threads."""
+
+    attempts: list[Attempt] = field(default_factory=list)
+    errors: list[tuple[float, str]] = field(default_factory=list)  # 5xx or no answer
+    games_created: int = 0
+    # A player's round that failed in this script (an answer of a shape it did not expect).
+    failures: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def attempt(self, attempt: Attempt) -> None:
+        with self.lock:
+            self.attempts.append(attempt)
+
+    def error(self, what: str) -> None:
+        with self.lock:
+            self.errors.append((time.time(), what))
+
+
+# -- the players --------------------------------------------------------------------------------
+
+
+class Player:
+    """One account playing every game it is in through the API, in a thread of its own."""
+
+    def __init__(self, name: str, token: str, port: int, record: Record, stop: threading.Event):
+        self.name, self.record, self.stop = name, record, stop
+        self.http = Http(port, token)
+        self.rng = random.Random(name)
+        self.opponents: list[str] = []  # the players this one invites
+        self.level = ""  # the computer level it plays against
+        self.thread = threading.Thread(target=self.run, name=name, daemon=True)
+
+    def call(self, method: str, path: str, body: Any = None) -> Reply | None:
+        """The answer, or None when there was none (counted as an error); the API's per-second
+        throttle is waited out."""
+        while True:
+            try:
+                # Sent once: a POST whose answer is lost may have been written, and is recorded so.
+                reply = self.http.request(method, path, body, attempts=1)
+            except (OSError, http.client.HTTPException) as exc:
+                self.record.error(f"{method} {path}: no answer ({type(exc).__name__})")
+                return None
+            if reply.status == 429 and not self.stop.is_set():
+                self.stop.wait(min(5.0, float(reply.headers.get("retry-after", 1))))
+                continue
+            if reply.status >= 500:
+                self.record.error(f"{method} {path}: {reply.status} {reply.body[:200]!r}")
+            return reply
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                self.round()
+            except Exception as exc:  # noqa: BLE001 (a loss in the report; the player goes on)
+                with self.record.lock:
+                    self.record.failures.append(f"{self.name}: {exc!r}")
+            self.stop.wait(0.2)
+
+    def round(self) -> None:
+        invitations = self.call("GET", "/api/invitations/")
+        if invitations is not None and invitations.status == 200:
+            for game in invitations.data.get("results", []):
+                self.call("POST", f"/api/invitations/{game['id']}/accept/")
+        listed = self.call("GET", "/api/games/?page_size=30")
+        if listed is None or listed.status != 200:
+            return
+        games = listed.data if isinstance(listed.data, list) else listed.data.get("results", [])
+        going = [g for g in games if g["status"] in ("open", "active")]
+        self.refill(going)
+        for game in going:
+            if self.stop.is_set():
+                return
+            if game["status"] == "active" and game.get("is_my_turn"):
+                self.play(str(game["id"]))
+
+    def refill(self, going: list[dict[str, Any]]) -> None:
+        """A new game for each opponent (and the computer) this player has none with."""
+        mine = [g for g in going if g["created_by"] == self.name]
+        for opponent in self.opponents:
+            if not any(opponent in {p["username"] for p in g["players"]} for g in mine):
+                self.create([{"kind": "invite", "username": opponent}])
+        if not any(any(p["bot_level"] for p in g["players"]) for g in mine):
+            self.create([{"kind": "computer", "level": self.level}])
+
+    def create(self, seats: list[dict[str, str]]) -> None:
+        reply = self.call("POST", "/api/games/", {"players": 2, "seats": seats})
+        if reply is not None and reply.status == 201:
+            with self.record.lock:
+                self.record.games_created += 1
+
+    def play(self, game_id: str) -> None:
+        detail = self.call("GET", f"/api/games/{game_id}/")
+        if detail is None or detail.status != 200:
+            return
+        view = detail.data
+        if not view["viewer_can_move"] or not view["legal_moves"]:
+            return
+        move = self.rng.choice(view["legal_moves"])
+        ply = view["ply"]
+        reply = self.call(
+            "POST", f"/api/games/{game_id}/moves/", {"move": move, "expected_ply": ply}
+        )
+        status = reply.status if reply is not None else 0
+        self.record.attempt(Attempt(game_id, ply, view["viewer_seat"], move, time.time(), status))
+
+
+# -- the faults ---------------------------------------------------------------------------------
+
+
+class Injector:
+    """Every `every` seconds, the next fault in FAULTS' order, each waiting until its part is
+    back before it counts as over."""
+
+    def __init__(self, stack: Stack, database_url: str, redis_port: int, every: float):
+        self.stack, self.database_url, self.redis_port, self.every = (
+            stack,
+            database_url,
+            redis_port,
+            every,
+        )
+        self.faults: list[Fault] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, name="faults", daemon=True)
+        self.failure = ""
+        # Held while a fault is under way, so that the supervisor leaves its part alone.
+        self.lock = threading.Lock()
+        # The processes that ended by themselves, each started again by the supervisor.
+        self.exits: list[tuple[float, str, int]] = []
+        # The supervisor's own stop: it goes on while the stack settles, after the faults.
+        self.done = threading.Event()
+        self.supervisor = threading.Thread(target=self.supervise, name="supervisor", daemon=True)
+
+    def supervise(self) -> None:
+        """Starts again any process that ended by itself, as a process manager does (systemd's
+        Restart=, docker-compose's `restart:`): Celery's worker, for one, exits when Redis goes
+        away under it (kombu's "Unrecoverable error" while it puts back its unacked tasks)."""
+        starters = {"worker": start_worker, "sweep": start_sweep}
+        while not self.done.wait(0.5):
+            with self.lock:
+                for name, start in starters.items():
+                    code = self.stack.processes[name].poll()
+                    if code is not None:
+                        self.exits.append((time.time(), name, code))
+                        say(f"  {time.strftime('%H:%M:%S')} {name} ended (exit {code}): restarted")
+                        start(self.stack)
+
+    def run(self) -> None:
+        # On a fixed beat from the start, whatever each fault took: `--seconds` over
+        # `--fault-every` says how many there are.
+        began = time.monotonic()
+        kinds = 0
+        while not self.stop.wait(max(0.0, began + (kinds + 1) * self.every - time.monotonic())):
+            kind = FAULTS[kinds % len(FAULTS)]
+            kinds += 1
+            with self.lock:
+                fault = Fault(kind, time.time())
+                self.faults.append(fault)
+                try:
+                    fault.note = self.inject(kind)
+                except Exception as exc:  # noqa: BLE001 (reported, and the soak fails)
+                    self.failure = f"{kind}: {exc!r}"
+                    fault.end = time.time()
+                    return
+                fault.end = time.time()
+            say(
+                f"  {time.strftime('%H:%M:%S')} fault: {kind} ({fault.note}), back after"
+                f" {fault.end - fault.start:.1f} s"
+            )
+
+    def inject(self, kind: str) -> str:
+        stack = self.stack
+        if kind == "worker":
+            stack.kill("worker", signal.SIGKILL)
+            time.sleep(DOWN_SECONDS[kind])
+            start_worker(stack)
+            return "SIGKILL to its process group"
+        if kind == "redis stopped":
+            stack.kill("redis", signal.SIGTERM)
+            time.sleep(DOWN_SECONDS[kind])
+            start_redis(stack, self.redis_port)
+            return "SIGTERM, started again"
+        if kind == "redis hung":
+            pid = stack.processes["redis"].pid
+            os.kill(pid, signal.SIGSTOP)
+            time.sleep(DOWN_SECONDS[kind])
+            os.kill(pid, signal.SIGCONT)
+            return f"SIGSTOP for {DOWN_SECONDS[kind]:g} s"
+        if kind == "gunicorn worker":
+            workers = stack.children("web")
+            victim = random.choice(workers)
+            os.kill(victim, signal.SIGKILL)
+            # Back when the master has started another in its place.
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                now = stack.children("web")
+                if victim not in now and len(now) >= len(workers):
+                    break
+                time.sleep(0.1)
+            return f"SIGKILL to 1 of {len(workers)}"
+        if kind == "database connections":
+            return f"{terminate_backends(self.database_url)} terminated"
+        if kind == "sweep":
+            stack.kill("sweep", signal.SIGKILL)
+            time.sleep(DOWN_SECONDS[kind])
+            start_sweep(stack)
+            return "SIGKILL, started again"
+        raise ValueError(kind)
+
+
+def terminate_backends(database_url: str) -> int:
+    import psycopg
+
+    name = urlparse(database_url).path.lstrip("/")
+    admin = urlparse(database_url)._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        ).fetchall()
+    return sum(1 for (done,) in rows if done)
+
+
+# -- the stack ----------------------------------------------------------------------------------
+
+
+def log_size(stack: Stack, name: str) -> int:
+    path = stack.logs / f"{name}.log"
+    return path.stat().st_size if path.exists() else 0
+
+
+def wait_for_line(stack: Stack, name: str, text: str, after: int, timeout: float = 90) -> None:
+    """Waits for `text` in the process's log beyond its first `after` bytes (a process started
+    again appends to its log)."""
+    stack.wait_ready(name, lambda: text in stack.log(name)[after:], timeout)
+
+
+def start_redis(stack: Stack, port: int) -> None:
+    import redis
+
+    # Nothing on disk: a stopped Redis comes back empty, as one that lost its data does.
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    command += ["--appendonly", "no", "--dir", str(stack.logs)]
+    if "redis" in stack.commands:
+        stack.restart("redis")
+    else:
+        stack.start("redis", command)
+    client = redis.Redis(port=port, socket_timeout=1)
+    stack.wait_ready("redis", lambda: ping(client), 30)
+
+
+def ping(client: Any) -> bool:
+    try:
+        return bool(client.ping())
+    except Exception:  # noqa: BLE001 (not up yet)
+        return False
+
+
+def start_worker(stack: Stack) -> None:
+    after = log_size(stack, "worker")
+    if "worker" in stack.commands:
+        stack.restart("worker")
+    else:
+        celery = str(Path(sys.executable).parent / "celery")
+        queues = "moves,celery,slow_moves,master_moves,mail,sweeps,analysis"
+        stack.start(
+            "worker",
+            [celery, "-A", "azul_site", "worker", "-Q", queues, "-n", "soak@%h", "--loglevel=INFO"],
+        )
+    wait_for_line(stack, "worker", "ready.", after)
+
+
+def start_sweep(stack: Stack) -> None:
+    if "sweep" in stack.commands:
+        stack.restart("sweep")
+    else:
+        command = [sys.executable, "manage.py", "sweep", "--every", str(SWEEP_EVERY)]
+        stack.start("sweep", command)
+
+
+def start_site(stack: Stack, port: int) -> None:
+    gunicorn = [str(Path(sys.executable).parent / "gunicorn"), "--config", "gunicorn.conf.py"]
+    stack.start("web", [*gunicorn, "azul_site.wsgi", "--bind", f"127.0.0.1:{port}"])
+    bench_web.wait_for(port, timeout=60)
+
+
+def recreate_database(database_url: str, *, drop_only: bool = False) -> None:
+    import psycopg
+
+    name = urlparse(database_url).path.lstrip("/")
+    admin = urlparse(database_url)._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if not drop_only:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+# -- the checks ---------------------------------------------------------------------------------
+
+
+def email_keys(smtp: Smtp) -> Counter:
+    """The sink's messages, per (recipient, kind, game id)."""
+    keys: Counter = Counter()
+    with smtp.lock:
+        messages = list(smtp.messages)
+    for _, recipients, raw in messages:
+        message = email.message_from_bytes(raw)
+        kind = message.get("X-Azul-Notification", "")
+        # A digest is about no one game (its row has none), though it links to several.
+        game = GAME_ID.search(raw.decode(errors="replace")) if kind != "digest" else None
+        for to in recipients:
+            keys[(to, kind, game.group(1) if game else "")] += 1
+    return keys
+
+
+def outbox_keys() -> Counter:
+    from notifications.models import Notification
+
+    rows = Notification.objects.filter(status=Notification.Status.SENT).values_list(
+        "recipient__email", "kind", "game_id"
+    )
+    return Counter((to.lower(), kind, str(game) if game else "") for to, kind, game in rows)
+
+
+def settled(smtp: Smtp) -> tuple[bool, str]:
+    """Whether the stack caught up: no game waits on the computer, no email is due, and the
+    sink holds as many messages as rows were marked sent.
+
+    An email whose sender was killed while it held the row is not due until its claim runs
+    out (notifications.sending.CLAIM, minutes): it is counted apart, as held. Had it reached
+    the sink before the kill, the sink would hold one message more than the rows marked sent
+    (a duplicate once it is sent again), which the email check reports."""
+    from django.db import close_old_connections
+    from django.db.models import Q
+    from django.utils import timezone
+
+    from games.models import Seat
+    from games.selectors.turns import computer_turns_waiting
+    from notifications.models import Notification
+
+    close_old_connections()
+    now = timezone.now()
+    waiting = len(computer_turns_waiting(Seat.BotLevel.values))
+    pending = Notification.objects.filter(status=Notification.Status.PENDING, send_after__lte=now)
+    held = pending.filter(claimed_until__gte=now).count()
+    due = pending.filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)).count()
+    sent = sum(outbox_keys().values())
+    at_sink = sum(email_keys(smtp).values())
+    state = (
+        f"{waiting} games wait on the computer, {due} emails due, {at_sink}/{sent} sent,"
+        f" {held} held by a killed sender's claim"
+    )
+    return (waiting == 0 and due == 0 and sent == at_sink), state
+
+
+def computer_worst_answer() -> tuple[float, str]:
+    """The longest time from a log entry to the computer's move after it."""
+    from django.db.models import F, Window
+    from django.db.models.functions import Lag
+
+    from games.models import LogEntry, Seat
+
+    computers = set(Seat.objects.filter(kind=Seat.Kind.COMPUTER).values_list("game_id", "position"))
+    rows = LogEntry.objects.annotate(
+        before=Window(Lag("created_at"), partition_by=[F("game_id")], order_by=F("number").asc())
+    ).values_list("game_id", "number", "kind", "player", "created_at", "before")
+    worst, where = 0.0, ""
+    for game, number, kind, player, at, before in rows:
+        if kind != "move" or (game, player) not in computers or before is None:
+            continue
+        took = (at - before).total_seconds()
+        if took > worst:
+            worst, where = took, f"game {game}, entry {number}"
+    return worst, where
+
+
+def check_moves(record: Record) -> tuple[list[str], dict[str, int]]:
+    """Losses between what the players sent and the logs, and the figures."""
+    from games.models import LogEntry, Seat
+
+    problems: list[str] = []
+    games = {a.game for a in record.attempts}
+    entries = {
+        (str(game), number): (player, data)
+        for game, number, player, data in LogEntry.objects.filter(kind="move").values_list(
+            "game_id", "number", "player", "data"
+        )
+    }
+    people = {
+        (str(game), position)
+        for game, position in Seat.objects.exclude(kind=Seat.Kind.COMPUTER).values_list(
+            "game_id", "position"
+        )
+    }
+    sent = {(a.game, a.ply, a.seat, a.move) for a in record.attempts}
+    accepted = [a for a in record.attempts if 200 <= a.status < 300]
+    for a in accepted:
+        entry = entries.get((a.game, a.ply))
+        if entry is None:
+            problems.append(
+                f"lost: {a.move!r} in game {a.game} at ply {a.ply}, answered {a.status}"
+            )
+        elif (entry[0], move_text(entry[1])) != (a.seat, a.move):
+            problems.append(
+                f"game {a.game} ply {a.ply}: answered {a.status} to seat {a.seat}'s {a.move!r},"
+                f" the log has seat {entry[0]}'s {move_text(entry[1])!r}"
+            )
+    by_people = 0
+    for (game, number), (player, data) in entries.items():
+        if (game, player) not in people:
+            continue
+        by_people += 1
+        if (game, number, player, move_text(data)) not in sent:
+            problems.append(
+                f"game {game} entry {number}: seat {player}'s {move_text(data)!r},"
+                " sent by no player"
+            )
+    figures = {
+        "moves sent": len(record.attempts),
+        "moves accepted": len(accepted),
+        "moves refused (4xx)": sum(1 for a in record.attempts if 400 <= a.status < 500),
+        "moves unanswered or 5xx": sum(
+            1 for a in record.attempts if a.status in (0,) or a.status >= 500
+        ),
+        "people's moves in the logs": by_people,
+        "computers' moves in the logs": len(entries) - by_people,
+        "games played in": len(games),
+    }
+    return problems, figures
+
+
+def move_text(data: Any) -> str:
+    move = data.get("move") if isinstance(data, dict) else data
+    return move if isinstance(move, str) else str(move)
+
+
+# -- main ---------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=600, help="of play (%(default)s)")
+    parser.add_argument(
+        "--fault-every", type=float, default=15, help="seconds between faults (%(default)s)"
+    )
+    parser.add_argument(
+        "--settle", type=float, default=90, help="seconds to catch up, at most (%(default)s)"
+    )
+    args = parser.parse_args()
+    started = time.monotonic()
+    database_url = os.environ.get("SOAK_DATABASE_URL", DEFAULT_DB)
+
+    def interrupted(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, interrupted)
+
+    from aiosmtpd.controller import Controller
+
+    smtp = Smtp()
+    smtp_port, redis_port, site_port = (bench_web.free_port() for _ in range(3))
+    sink = Controller(smtp, hostname="127.0.0.1", port=smtp_port)
+    broker, cache = f"redis://127.0.0.1:{redis_port}/0", f"redis://127.0.0.1:{redis_port}/1"
+    env = site_env(database_url, broker, cache, smtp_port)
+    env.update(
+        # A "your turn" email after a short grace, so that some go out between moves.
+        NOTIFY_GRACE_SECONDS="3",
+        # Games come and go faster than a person's: the hourly limits on creating are not
+        # what is under test here.
+        THROTTLE_GAME_CREATE="10000/hour",
+        THROTTLE_GAME_INVITE="10000/hour",
+    )
+    logs = Path(tempfile.mkdtemp(prefix="soak_"))
+    stack = Stack(env, logs)
+    stop = threading.Event()
+    injector: Injector | None = None
+    players: list[Player] = []
+    try:
+        say(f"Preparing {database_url} (dropped, created, migrated); logs: {logs}")
+        recreate_database(database_url)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+        os.environ.update(env, LOG_LEVEL="WARNING")
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
+        import django
+
+        django.setup()
+        from accounts.services import token_create
+
+        sink.start()
+        say("Starting Redis, the site, the worker (every queue) and the sweeps ...")
+        start_redis(stack, redis_port)
+        start_site(stack, site_port)
+        start_worker(stack)
+        start_sweep(stack)
+
+        record = Record()
+        for index in range(PLAYERS):
+            user = bench_web.bench_user(f"soak{index}")
+            _, key = token_create(user=user, name="soak")
+            players.append(Player(user.username, key, site_port, record, stop))
+        for creator, invitee in HUMAN_PAIRS:
+            players[creator].opponents.append(players[invitee].name)
+        for index, player in enumerate(players):
+            player.level = QUICK_LEVELS[index % len(QUICK_LEVELS)]
+
+        say(
+            f"Playing for {args.seconds:g} s with {PLAYERS} players, a fault every"
+            f" {args.fault_every:g} s ..."
+        )
+        injector = Injector(stack, database_url, redis_port, args.fault_every)
+        play_started = time.time()
+        for player in players:
+            player.thread.start()
+        injector.thread.start()
+        injector.supervisor.start()
+        deadline = time.monotonic() + args.seconds
+        while time.monotonic() < deadline:
+            time.sleep(min(30.0, max(0.1, deadline - time.monotonic())))
+            with record.lock:
+                moves, errors = len(record.attempts), len(record.errors)
+            say(f"  {time.strftime('%H:%M:%S')} moves sent {moves}, errors {errors}")
+        injector.stop.set()
+        injector.thread.join()
+        stop.set()
+        for player in players:
+            player.thread.join(timeout=120)
+        play_ended = time.time()
+
+        say(f"Settling (up to {args.settle:g} s) ...")
+        settle_started = time.monotonic()
+        while True:
+            done, state = settled(smtp)
+            if done or time.monotonic() - settle_started > args.settle:
+                break
+            time.sleep(1)
+        settle_took = time.monotonic() - settle_started
+        injector.done.set()
+        injector.supervisor.join()
+        say(f"  after {settle_took:.0f} s: {state}")
+
+        ok = report(record, injector, smtp, env, play_ended - play_started, done, state)
+        say(f"Took {time.monotonic() - started:.0f} s; the processes' logs: {logs}")
+        return 0 if ok else 1
+    except KeyboardInterrupt:
+        say("\nInterrupted: stopping everything this script started.")
+        return 130
+    finally:
+        stop.set()
+        if injector is not None:
+            injector.stop.set()
+            injector.done.set()
+            for thread in (injector.thread, injector.supervisor):
+                if thread.is_alive():
+                    thread.join(timeout=30)
+        with contextlib.suppress(Exception):
+            os.kill(stack.processes["redis"].pid, signal.SIGCONT)  # if it was left hung
+        stack.stop()
+        with contextlib.suppress(AssertionError, RuntimeError, AttributeError):
+            sink.stop()
+        with contextlib.suppress(Exception):
+            from django.db import connections
+
+            connections.close_all()
+        try:
+            recreate_database(database_url, drop_only=True)
+        except Exception as exc:  # noqa: BLE001 (a note, not a reason to fail the cleanup)
+            say(f"  note: {database_url} not dropped: {exc}")
+
+
+def report(
+    record: Record,
+    injector: Injector,
+    smtp: Smtp,
+    env: dict[str, str],
+    played: float,
+    settled_ok: bool,
+    state: str,
+) -> bool:
+    from django.db import close_old_connections
+
+    close_old_connections()
+    losses: list[str] = []
+    if injector.failure:
+        losses.append(f"a fault could not be injected: {injector.failure}")
+    if not settled_ok:
+        losses.append(f"the stack did not settle: {state}")
+
+    problems, figures = check_moves(record)
+    losses += problems
+    losses += [f"a player's round failed: {failure}" for failure in record.failures[:10]]
+
+    logs = subprocess.run(
+        [sys.executable, "manage.py", "check_game_logs"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if logs.returncode != 0:
+        losses.append(f"check_game_logs exited {logs.returncode}: {logs.stdout[-2000:]}")
+
+    at_sink, sent = email_keys(smtp), outbox_keys()
+    duplicates = {k: at_sink[k] - sent[k] for k in at_sink if at_sink[k] > sent[k]}
+    missing = {k: sent[k] - at_sink[k] for k in sent if sent[k] > at_sink[k]}
+    for key, extra in duplicates.items():
+        losses.append(f"email sent {extra} more time(s) than its rows: {key}")
+    for key, lacking in missing.items():
+        losses.append(f"email marked sent but not at the sink ({lacking}): {key}")
+
+    faults = injector.faults
+    inside = [(at, what) for at, what in record.errors if any(f.covers(at) for f in faults)]
+    outside = [(at, what) for at, what in record.errors if not any(f.covers(at) for f in faults)]
+    for at, what in outside:
+        clock = time.strftime("%H:%M:%S", time.localtime(at))
+        losses.append(f"outside the faults' windows, at {clock}: {what}")
+
+    worst, where = computer_worst_answer()
+    exits = Counter(f"{name} (exit {code})" for _, name, code in injector.exits)
+    kinds = Counter(f.kind for f in faults)
+    longest = {k: max(f.end - f.start for f in faults if f.kind == k) for k in kinds}
+    say("\nThe figures:")
+    say(f"  played {played:.0f} s; games created {record.games_created}")
+    for name, value in figures.items():
+        say(f"  {name:<30} {value}")
+    say(
+        f"  faults injected                {len(faults)}: "
+        + ", ".join(f"{kind} {n} (down at most {longest[kind]:.1f} s)" for kind, n in kinds.items())
+    )
+    say(
+        "  ended by themselves            "
+        + (", ".join(f"{what} {n}" for what, n in exits.items()) or "none")
+        + " (each started again at once)"
+    )
+    say(
+        f"  5xx or unanswered              {len(inside)} inside the windows, {len(outside)} outside"
+    )
+    by_kind = Counter(next(f.kind for f in faults if f.covers(at)) for at, _ in inside)
+    say("      by fault: " + (", ".join(f"{k} {n}" for k, n in by_kind.items()) or "-"))
+    for what, times in Counter(re.sub(r"[0-9a-f-]{36}", "<id>", w) for _, w in inside).most_common(
+        10
+    ):
+        say(f"      inside: {times} x {what[:160]}")
+    say(
+        f"  emails at the sink             {sum(at_sink.values())}"
+        f" ({', '.join(f'{k} {n}' for k, n in Counter(k[1] for k in at_sink.elements()).items())});"
+        f" rows marked sent {sum(sent.values())}; duplicates {sum(duplicates.values())},"
+        f" missing {sum(missing.values())}"
+    )
+    say(f"  the computer's worst answer    {worst:.2f} s ({where or 'no computer move'})")
+    say(f"  when settled                   {state}")
+    say(f"  check_game_logs                exit {logs.returncode}")
+    if losses:
+        say(f"\nLOSSES ({len(losses)}):")
+        for loss in losses[:50]:
+            say(f"  {loss}")
+        return False
+    say(
+        "\nNothing lost: every accepted move is in the logs, no move appears that no player made,"
+        " the logs agree with the engine, no game waits on the computer, each email went once,"
+        " and every 5xx came inside a fault's window."
+    )
+    return True
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+// The game's chat (templates/chat/_panel.html): sends a message through the API without leaving
+// the page, and shows new messages as they come, asked for when the board's live update says the
+// game changed and on a light poll of its own while the page is visible. Messages are plain text:
+// only ever set as textContent, never as markup.
+(function () {
+  "use strict";
+  const POLL_MS = 8000;
+  const panel = document.getElementById("chat");
+  if (!panel) return;
+  const list = document.getElementById("chat-messages");
+  const form = document.getElementById("chat-form");
+  const status = document.getElementById("chat-status");
+  const t = (s) => (window.gettext ? window.gettext(s) : s);
+  let newest = Number(panel.dataset.newest || 0);
+  let asking = false;
+
+  function csrfToken() {
+    const input = panel.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function add(message) {
+    if (!list || message.id <= newest) return;
+    newest = message.id;
+    const empty = document.getElementById("chat-empty");
+    if (empty) empty.remove();
+    const item = document.createElement("li");
+    item.className = "chat-message" + (message.is_viewer ? " own" : "");
+    item.dataset.id = String(message.id);
+    item.dataset.ply = String(message.ply);
+    if (message.hidden) {
+      const text = document.createElement("span");
+      text.className = "chat-text meta";
+      text.textContent = t("message hidden by a moderator");
+      item.appendChild(text);
+    } else {
+      const author = document.createElement("span");
+      author.className = "chat-author";
+      author.textContent = message.author;
+      const text = document.createElement("span");
+      text.className = "chat-text";
+      text.textContent = message.text;
+      item.append(author, text);
+    }
+    list.appendChild(item);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  async function refresh() {
+    if (asking || !list) return;
+    asking = true;
+    try {
+      const url = newest > 0 ? panel.dataset.api + "?after=" + newest : panel.dataset.api;
+      const response = await fetch(url, {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      });
+      if (response.ok) {
+        const page = await response.json();
+        page.messages.forEach(add);
+      }
+    } catch (e) {
+      // Offline for a moment: the next poll asks again.
+    } finally {
+      asking = false;
+    }
+  }
+
+  if (form) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const textarea = form.querySelector("textarea");
+      const button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      status.textContent = t("Sending…");
+      try {
+        const response = await fetch(panel.dataset.api, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: {
+            "Content-Type": "application/json",
+            Accept: "application/json",
+            "X-CSRFToken": csrfToken(),
+          },
+          body: JSON.stringify({ text: textarea.value }),
+        });
+        const body = await response.json().catch(() => ({}));
+        if (response.status === 201) {
+          await refresh();
+          add(body);
+          textarea.value = "";
+          status.textContent = t("Sent.");
+        } else {
+          status.textContent = body.detail || t("Your message was not sent: try again.");
+        }
+      } catch (e) {
+        status.textContent = t("Your message was not sent: try again.");
+      } finally {
+        button.disabled = false;
+        textarea.focus();
+      }
+    });
+  }
+
+  document.addEventListener("azul:game-changed", refresh);
+  window.setInterval(() => {
+    if (document.visibilityState === "visible") refresh();
+  }, POLL_MS);
+})();

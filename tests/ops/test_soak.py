@@ -1,0 +1,57 @@
+"""The soak's two-minute version (`make soak` runs ten): players on the real stack while each of
+its faults is injected once (`--fault-every 15` over 120 s: the worker, Redis stopped, a gunicorn
+worker, the database's connections, Redis hung, the sweep), and then nothing lost
+(scripts/soak.py's checks). The script starts and stops everything itself, on a database and a
+Redis of its own."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+import yaml
+from django.db import connection
+
+from tests.support.databases import ROOT, database_url
+
+FAULTS = (
+    "worker",
+    "redis stopped",
+    "gunicorn worker",
+    "database connections",
+    "redis hung",
+    "sweep",
+)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+def test_two_minutes_of_faults_lose_nothing():
+    # One database per xdist worker, and never `make soak`'s.
+    name = f"azul_soak_ci_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    assert connection.vendor == "postgresql"
+    run = subprocess.run(
+        [sys.executable, "scripts/soak.py", "--seconds", "120", "--fault-every", "15"],
+        cwd=ROOT,
+        env={**os.environ, "SOAK_DATABASE_URL": database_url(name)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    injected = re.search(r"faults injected +\d+: (.*)", run.stdout)
+    assert injected, run.stdout[-3000:]
+    for kind in FAULTS:
+        assert re.search(rf"(^|, ){kind} [1-9]", injected.group(1)), (kind, injected.group(1))
+
+
+def test_the_deployed_processes_are_started_again_when_they_end():
+    """docker-compose.yml: the site's processes restart by themselves (the soak found Celery's
+    worker exiting for good when Redis restarted under it)."""
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    for name in ("web", "live", "beat", *(n for n in services if n.startswith("worker"))):
+        assert services[name].get("restart") == "unless-stopped", name

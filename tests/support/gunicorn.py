@@ -1,0 +1,100 @@
+"""The site under gunicorn (gunicorn.conf.py) as a subprocess on the test database, for the tests
+of how it serves and stops: DEBUG off, no Redis (each worker's own cache, tasks in the request)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.support.outage import closed_port
+from tests.support.workers import worker_database_url
+
+ROOT = Path(__file__).resolve().parents[2]
+START_SECONDS = 30
+
+
+@dataclass
+class Gunicorn:
+    process: subprocess.Popen
+    port: int
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    def connect(self, timeout: float = 30) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        connection = self.connect()
+        try:
+            connection.request("GET", path, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, response.read()
+        finally:
+            connection.close()
+
+
+@contextmanager
+def gunicorn(app: str, log_path: Path, **env: str) -> Iterator[Gunicorn]:
+    """gunicorn serving `app` with the site's gunicorn.conf.py and `env` on top, once its
+    /healthz answers; stopped (SIGKILL) after, if the test left it running."""
+    port = closed_port()
+    environment = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+    environment.update(
+        DATABASE_URL=worker_database_url(),
+        DEBUG="0",
+        SECRET_KEY="gunicorn-tests-only-secret-key-not-for-production-0123456789",
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_COOKIES="0",
+        SECURE_HSTS_SECONDS="0",
+        EMAIL_URL="dummymail://",
+        GUNICORN_BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="2",
+    )
+    environment.update(env)
+    with log_path.open("wb") as out:
+        process = subprocess.Popen(
+            [str(Path(sys.executable).with_name("gunicorn")), app, "-c", "gunicorn.conf.py"],
+            cwd=ROOT,
+            env=environment,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    server = Gunicorn(process, port, log_path)
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            assert process.poll() is None, server.log()
+            try:
+                if server.get("/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, server.log()
+            time.sleep(0.1)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+
+
+def refuses_connections(port: int) -> bool:
+    """Whether a new connection to `port` is refused (nothing listens there)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        connection.connect()
+    except ConnectionRefusedError:
+        return True
+    finally:
+        connection.close()
+    return False
