@@ -27,12 +27,12 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.support.databases import current_database, database_url
+from tests.support.gunicorn import gunicorn
 from tests.support.outage import closed_port, hung_server
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
 SECRET = "failover-test-only-secret-key-not-for-production-0123456789abcdef"
 # The servers' connections name themselves (libpq reads PGAPPNAME), so that they are told apart
 # from any other process connected to the test database.
@@ -88,31 +88,12 @@ def fetch(url: str, **headers: str) -> tuple[int, dict[str, str], str]:
 def site(
     log: Path, env: dict[str, str], app: str = "azul_site.wsgi", **gunicorn_env: str
 ) -> Iterator[str]:
-    """gunicorn (gunicorn.conf.py) serving `app` on a free port, once it answers; its base URL."""
-    port = closed_port()
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [str(BIN / "gunicorn"), app, "--config", str(ROOT / "gunicorn.conf.py")],
-            cwd=ROOT,
-            env={**env, **gunicorn_env, "GUNICORN_BIND": f"127.0.0.1:{port}"},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert server.poll() is None, log.read_text()
-            try:
-                fetch(f"{url}/favicon.ico")
-                break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.1)
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    """gunicorn (gunicorn.conf.py) serving `app` on a free port, once it answers (the favicon's
+    redirect, which reads no database); its base URL."""
+    with gunicorn(
+        app, log, ready_path="/favicon.ico", ready_statuses=(301, 302), **env, **gunicorn_env
+    ) as server:
+        yield f"http://127.0.0.1:{server.port}"
 
 
 def server_backends(since: float | None = None) -> int:

@@ -43,9 +43,18 @@ class Gunicorn:
 
 
 @contextmanager
-def gunicorn(app: str, log_path: Path, **env: str) -> Iterator[Gunicorn]:
-    """gunicorn serving `app` with the site's gunicorn.conf.py and `env` on top, once its
-    /healthz answers; stopped (SIGKILL) after, if the test left it running."""
+def gunicorn(
+    app: str,
+    log_path: Path,
+    *,
+    ready_path: str = "/healthz",
+    ready_statuses: tuple[int, ...] = (200,),
+    **env: str,
+) -> Iterator[Gunicorn]:
+    """gunicorn serving `app` with the site's gunicorn.conf.py and `env` on top, once
+    `ready_path` answers one of `ready_statuses` (a server whose database is away is ready for
+    its test when a page that reads none answers); stopped (SIGKILL) after, if the test left it
+    running."""
     port = closed_port()
     environment = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
     environment.update(
@@ -75,7 +84,7 @@ def gunicorn(app: str, log_path: Path, **env: str) -> Iterator[Gunicorn]:
         while True:
             assert process.poll() is None, server.log()
             try:
-                if server.get("/healthz")[0] == 200:
+                if server.get(ready_path)[0] in ready_statuses:
                     break
             except OSError:
                 pass
