@@ -130,6 +130,7 @@ DELIVERY_FIELDS = (
     "email_game_over",
     "email_reminder",
     "email_timeout",
+    "email_chat",
 )
 
 
@@ -203,6 +204,17 @@ class Profile(models.Model):
         choices=Delivery.choices,
         default=Delivery.IMMEDIATELY,
         help_text=_("After the time for a move ran out."),
+    )
+    # Off unless the player turns it on: a message alone sends no email (the next "your turn"
+    # email carries it).
+    email_chat = models.CharField(
+        _("When a player writes in a game's chat"),
+        max_length=9,
+        choices=Delivery.choices,
+        default=Delivery.NEVER,
+        help_text=_(
+            "One email for the messages of a couple of minutes, unless you have the game open."
+        ),
     )
     email_digest = models.BooleanField(
         _("Send me a daily digest"),

@@ -168,6 +168,43 @@ def chat_page(
     )
 
 
+def chat_email_recipients(*, access: ChatAccess, author_id: int) -> list[int]:
+    """The players a new message by `author_id` may be emailed to (each one's choice applies
+    when it is sent): the other seated players, less those who muted the game's chat or the
+    author, and those blocked by the author or blocking them. One query."""
+    others = access.player_ids - {author_id}
+    if not others:
+        return []
+    muting = Mute.objects.filter(user_id=OuterRef("pk")).filter(
+        Q(game_id=access.game.pk) | Q(muted_id=author_id)
+    )
+    blocking = Block.objects.filter(
+        Q(blocker_id=OuterRef("pk"), blocked_id=author_id)
+        | Q(blocker_id=author_id, blocked_id=OuterRef("pk"))
+    )
+    return list(
+        User.objects.filter(pk__in=others)
+        .filter(~Exists(muting), ~Exists(blocking))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def messages_for_email(*, game: Game, user_id: Any, first_id: int) -> list[ChatLine]:
+    """The others' messages that `user_id` sees in the game from the message `first_id` on,
+    the newest `EMAIL_LINES`, hidden ones left out: for their chat email, which collapses the
+    messages of its grace period into one."""
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        return []
+    try:
+        access = chat_access(game_id=game.pk, viewer=user)
+    except (ChatForbidden, ChatNotFound):
+        return []
+    page = chat_page(access=access, viewer=user, after=first_id - 1, limit=EMAIL_LINES)
+    return [line for line in page.lines if not line.is_viewer and not line.hidden]
+
+
 EMAIL_LINES = 20
 """The messages a "your turn" email carries at most (the newest)."""
 

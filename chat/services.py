@@ -25,6 +25,7 @@ from chat.errors import (
     ChatTooFast,
 )
 from chat.models import Message, Mute, Privacy, Report, Suspension
+from games import effects
 
 MAX_LENGTH = 500
 # (how many, in how many seconds) a player may post: DB-counted, so they hold without Redis.
@@ -110,8 +111,9 @@ def message_post(*, game_id: Any, user: User, text: Any) -> Message:
 
     Only the game's seated players, while the game is open or active and for
     `selectors.WRITE_DAYS_AFTER_FINISH` days after it finished, and not while a moderator
-    suspended their chat; at most `MESSAGE_LIMITS`. Sends no email: the next "your turn" email
-    carries it."""
+    suspended their chat; at most `MESSAGE_LIMITS`. The next "your turn" email carries it; the
+    other players who turned chat emails on get one after the grace period (one for the
+    messages written in it: `notifications.receivers.tell_players`)."""
     cleaned = clean_text(text)
     access = selectors.chat_access(game_id=game_id, viewer=user)
     if not access.is_player:
@@ -128,10 +130,19 @@ def message_post(*, game_id: Any, user: User, text: Any) -> Message:
         message = Message.objects.create(
             game=access.game, author=user, text=cleaned, ply=access.game.ply
         )
+        effects.tell_players(
+            kind="chat_message",
+            game=access.game,
+            recipient_ids=selectors.chat_email_recipients(access=access, author_id=user.pk),
+            repeatable=True,
+            context={"first_message_id": message.pk},
+        )
         # Now, and again once committed: a page that read the chat in between, and kept it
         # under the version of now, is not read again.
         versions.game_changed(access.game.pk)
         transaction.on_commit(lambda: versions.game_changed(access.game.pk))
+        # Open boards of the game refresh their chat (their live wait wakes), the game unchanged.
+        transaction.on_commit(lambda: effects.board_side_changed(game_id=access.game.pk))
         return message
 
 
@@ -212,6 +223,7 @@ def message_hide(*, message: Message, moderator: User) -> None:
     )
     Report.objects.filter(message=message).update(status=Report.Status.RESOLVED)
     versions.game_changed(message.game_id)
+    effects.board_side_changed(game_id=message.game_id)
 
 
 def chat_suspend(*, user: User, days: int, moderator: User, reason: str = "") -> Suspension:

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.dispatch import Signal
 
+from games import live_marks as marks
 from games.models import Game, Seat
 
 on_tell_players = Signal()
@@ -64,6 +65,13 @@ def tell_players(
             context=context or {},
             repeatable=repeatable,
         )
+
+
+def board_side_changed(*, game_id: Any) -> None:
+    """Something shown beside the game's board changed (a chat message, one hidden): the board
+    pages waiting on the game are told (`games.live_marks`), without the game's version, which
+    orders game lists and wakes the computer players, changing."""
+    marks.side_changed(game_id)
 
 
 def game_finished(*, game: Game, seats: list[Seat]) -> tuple[str, ...]:

@@ -144,6 +144,14 @@ def _context(notification: Notification) -> dict[str, Any]:
             # What other apps add (the chat's messages since the player's last move).
             parts = email_parts_render("your_turn", user_id=recipient.pk, game=game)
             context.update(parts_html=parts.html, parts_text=parts.text)
+        elif notification.kind == Notification.Kind.CHAT_MESSAGE:
+            parts = email_parts_render(
+                "chat_message",
+                user_id=recipient.pk,
+                game=game,
+                first_message_id=context["extra"].get("first_message_id"),
+            )
+            context.update(parts_html=parts.html, parts_text=parts.text)
     if notification.kind == Notification.Kind.DIGEST:
         context.update(_digest_context(notification))
     return context

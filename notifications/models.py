@@ -29,6 +29,9 @@ class Notification(models.Model):
         # To those who joined or are invited: the creator called the game off before it started
         # (`games.services.game_cancel`).
         GAME_CANCELLED = "game_cancelled", _("Game cancelled")
+        # To the other players of a game: new chat messages, several collapsed into one email
+        # (`receivers.tell_players`), for those who turned chat emails on.
+        CHAT_MESSAGE = "chat_message", _("Chat message")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -118,6 +121,7 @@ class Notification(models.Model):
                         "invitation_declined",
                         "resigned",
                         "game_cancelled",
+                        "chat_message",
                     ]
                 ),
                 name="notification_kind_choice",
@@ -149,6 +153,7 @@ PREFERENCE_FIELDS = {
     Notification.Kind.RESIGNED: "email_game_over",
     # A game called off before it started goes with the invitations that made it.
     Notification.Kind.GAME_CANCELLED: "email_invitation",
+    Notification.Kind.CHAT_MESSAGE: "email_chat",
 }
 
 

@@ -31,6 +31,10 @@ def tell_players(
         recipient_ids = selectors.told_of_cancelled_game(
             game_id=game_id, recipient_ids=recipient_ids
         )
+    if kind == Notification.Kind.CHAT_MESSAGE:
+        recipient_ids = selectors.without_chat_email_waiting(
+            game_id=game_id, recipient_ids=recipient_ids
+        )
     if repeatable:
         ply = services.event_ply(game_id=game_id, kind=kind, at_least=ply)
     services.notify_players(

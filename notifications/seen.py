@@ -19,7 +19,11 @@ from django.utils import timezone
 from notifications.models import Notification
 
 # The kinds of email that only ask the player to look at the game.
-SEEN_KINDS = (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER)
+SEEN_KINDS = (
+    Notification.Kind.YOUR_TURN,
+    Notification.Kind.REMINDER,
+    Notification.Kind.CHAT_MESSAGE,
+)
 SEEN_REASON = "The player saw the game first."
 # How long a mark is kept: longer than any such email waits (its grace period, or a day held for
 # the digest).

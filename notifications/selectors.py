@@ -120,6 +120,24 @@ def told_of_cancelled_game(*, game_id: Any, recipient_ids: Iterable[Any]) -> lis
     )
 
 
+def without_chat_email_waiting(*, game_id: Any, recipient_ids: Iterable[Any]) -> list[Any]:
+    """Of `recipient_ids`, those who want chat emails (`Profile.email_chat` not "never") and
+    have no chat email about the game waiting (in its grace period, or held for the digest):
+    that one will list the new message too, so several messages make one email. One query."""
+    waiting = Notification.objects.filter(
+        kind=Notification.Kind.CHAT_MESSAGE,
+        game_id=game_id,
+        recipient_id=OuterRef("user_id"),
+        status__in=[Notification.Status.PENDING, Notification.Status.HELD],
+    )
+    return list(
+        Profile.objects.filter(user_id__in=list(recipient_ids))
+        .exclude(email_chat=Delivery.NEVER)
+        .filter(~Exists(waiting))
+        .values_list("user_id", flat=True)
+    )
+
+
 def invitation_emailed_since(*, notification: Notification, since: datetime.datetime) -> bool:
     """Whether another invitation email from the same player (the creator of the game: for a
     rematch, the player who asked for it) to the same recipient went, or is going, since

@@ -152,6 +152,9 @@ def grace_period(kind: str) -> timedelta:
     (`sending` drops what is no longer true when it is due)."""
     seconds = {
         Kind.YOUR_TURN: settings.NOTIFY_GRACE_SECONDS,
+        # As "your turn": the messages of a live exchange make one email, none if the player
+        # has the game open.
+        Kind.CHAT_MESSAGE: settings.NOTIFY_GRACE_SECONDS,
         Kind.INVITATION: settings.NOTIFY_INVITATION_GRACE_SECONDS,
     }.get(Kind(kind), 0)
     return timedelta(seconds=seconds)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.views import redirect_to_login
@@ -17,6 +18,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
 from accounts.middleware import shows_no_times
+from games import live_marks as marks
 from games.live.conditions import BadWait, can_wait, etag, if_none_match, matches, wait_seconds
 from games.live.watcher import TooManyWaits, holds_share, max_waits_per_player, wait_for_change
 from games.web.board import version_or_404
@@ -33,6 +35,11 @@ def game_changes(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     already, else as soon as it does within `?wait=` seconds. Changed: 200, `{"ply": N}` and the
     new ETag (the page then loads the board partial from the site); unchanged: 304 (204 without
     `If-None-Match`) and the ETag. Signed-in users only, as the board is.
+
+    With `?side=` (the `X-Live-Side` mark of the last answer, or empty for "from now") it also
+    wakes when what is beside the board changed (`marks`: a chat message), which leaves the
+    game's version as it is: 200 with the same ETag and the new mark, and the page refreshes
+    its chat rather than its board.
 
     It renders no board: what wakes here is cheap, and the boards are rendered by the site's
     workers, which the page would ask for them anyway."""
@@ -52,19 +59,31 @@ def game_changes(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     version = version_or_404(game_id, request.user)
     tag, tags = etag(version), if_none_match(request)
     seen = tags or ([tag] if request.GET.get("since") == str(version.ply) else [])
-    waits = seconds and matches(seen, tag) and can_wait(request)
+    side = request.GET.get("side")  # None: the page does not watch what is beside the board
+    side_now = marks.side_mark(version.id) if side is not None else None
+    side_seen = (side or side_now) if side is not None else None
+    waits = seconds and matches(seen, tag) and side_now == side_seen and can_wait(request)
     try:
-        changed = bool(waits) and wait_for_change(version, seconds, request.user.pk)
+        changed = bool(waits) and wait_for_change(version, seconds, request.user.pk, side_seen)
     except TooManyWaits as exc:
         return _too_many_waits(exc)
     if changed:
         version = version_or_404(game_id, request.user)
         tag = etag(version)
-    if matches(seen, tag):
-        response = HttpResponseNotModified() if tags else HttpResponse(status=204)
+        side_now = marks.side_mark(version.id) if side is not None else None
+    side_changed = side_now != side_seen
+    board_changed = not matches(seen, tag)
+    response: HttpResponse
+    if board_changed or side_changed:
+        body: dict[str, Any] = {"ply": version.ply}
+        if side is not None:
+            body.update(board_changed=board_changed, side_changed=side_changed)
+        response = JsonResponse(body)
     else:
-        response = JsonResponse({"ply": version.ply})
+        response = HttpResponseNotModified() if tags else HttpResponse(status=204)
     response["ETag"] = tag
+    if side_now is not None:
+        response["X-Live-Side"] = side_now
     patch_cache_control(response, private=True, no_cache=True)
     return response
 

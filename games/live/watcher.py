@@ -15,6 +15,7 @@ from django.db import DatabaseError, connection
 from django.utils.translation import gettext as _
 
 from core.metrics import LIVE_WAITS
+from games import live_marks as marks
 from games.models import Game
 from games.selectors import GameVersion
 
@@ -68,6 +69,9 @@ class _Waiter:
     game_id: uuid.UUID
     seen: tuple[int, Any]  # (ply, updated_at) of the version the request started from
     player: Any = None  # who waits (their user id), for the cap per player
+    # The mark of what is beside the board (`marks`: the chat) the request started from; None
+    # when it does not watch it.
+    side: str | None = None
     event: threading.Event = field(default_factory=threading.Event)
 
 
@@ -95,14 +99,16 @@ class _Watch:
         with self._lock:
             return self._per_player.get(str(player), 0) >= max_waits_per_player()
 
-    def wait(self, version: GameVersion, seconds: float, player: Any = None) -> bool | None:
-        """Block up to `seconds` until the game is no longer at `version`: True when it moved
-        on, False at the end of the wait (or at once while the process shuts down, `close`),
-        None when the process already holds MAX_WAITERS; TooManyWaits when `player` (a user id)
-        already holds their share."""
+    def wait(
+        self, version: GameVersion, seconds: float, player: Any = None, side: str | None = None
+    ) -> bool | None:
+        """Block up to `seconds` until the game is no longer at `version`, or its side mark no
+        longer `side` (when given: `marks`): True when it moved on, False at the end of the wait
+        (or at once while the process shuts down, `close`), None when the process already holds
+        MAX_WAITERS; TooManyWaits when `player` (a user id) already holds their share."""
         # By the id as text, whether it comes from a user (an int) or a session (a string).
         player = None if player is None else str(player)
-        waiter = _Waiter(version.id, (version.ply, version.updated_at), player)
+        waiter = _Waiter(version.id, (version.ply, version.updated_at), player, side)
         with self._lock:
             if self._closed:
                 return False
@@ -181,8 +187,17 @@ class _Watch:
             logger.warning("live: could not read the games' versions", exc_info=True)
             connection.close()
             return
+        side_ids = {w.game_id for w in waiters if w.side is not None}
+        try:
+            sides = marks.side_marks(side_ids) if side_ids else {}
+        except Exception:
+            # The cache is away: the chat's own poll carries its news meanwhile.
+            logger.warning("live: could not read the games' side marks", exc_info=True)
+            sides = {}
         for waiter in waiters:
-            if current.get(waiter.game_id) != waiter.seen:
+            moved = current.get(waiter.game_id) != waiter.seen
+            side_moved = waiter.game_id in sides and sides[waiter.game_id] != waiter.side
+            if moved or side_moved:
                 waiter.event.set()
 
 
@@ -195,8 +210,11 @@ def holds_share(player: Any) -> bool:
     return watch.holds_share(player)
 
 
-def wait_for_change(version: GameVersion, seconds: float, player: Any = None) -> bool | None:
-    """Wait up to `seconds` for the game to move on from `version` (see `_Watch.wait`), with no
-    database connection held meanwhile; TooManyWaits when `player` holds their share already."""
+def wait_for_change(
+    version: GameVersion, seconds: float, player: Any = None, side: str | None = None
+) -> bool | None:
+    """Wait up to `seconds` for the game to move on from `version`, or its side mark from
+    `side` when given (see `_Watch.wait`), with no database connection held meanwhile;
+    TooManyWaits when `player` holds their share already."""
     _release_connection()
-    return watch.wait(version, seconds, player)
+    return watch.wait(version, seconds, player, side)

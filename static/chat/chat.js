@@ -41,9 +41,46 @@
       text.className = "chat-text";
       text.textContent = message.text;
       item.append(author, text);
+      if (!message.is_viewer) item.appendChild(reportForm(message.id));
     }
     list.appendChild(item);
     list.scrollTop = list.scrollHeight;
+  }
+
+  // The Report button of a message that came by script: the same form as the page's own
+  // (templates/chat/_panel.html), posted the same way.
+  function reportForm(id) {
+    const details = document.createElement("details");
+    details.className = "chat-report";
+    const summary = document.createElement("summary");
+    summary.textContent = t("Report");
+    const form = document.createElement("form");
+    form.method = "post";
+    form.action = panel.dataset.reportUrl;
+    const csrf = document.createElement("input");
+    csrf.type = "hidden";
+    csrf.name = "csrfmiddlewaretoken";
+    csrf.value = csrfToken();
+    const which = document.createElement("input");
+    which.type = "hidden";
+    which.name = "message";
+    which.value = String(id);
+    const label = document.createElement("label");
+    label.htmlFor = "chat-reason-" + id;
+    label.textContent = t("Why do you report this message?");
+    const reason = document.createElement("input");
+    reason.type = "text";
+    reason.id = "chat-reason-" + id;
+    reason.name = "reason";
+    reason.maxLength = 500;
+    reason.required = true;
+    const send = document.createElement("button");
+    send.type = "submit";
+    send.className = "chat-button";
+    send.textContent = t("Send the report");
+    form.append(csrf, which, label, reason, send);
+    details.append(summary, form);
+    return details;
   }
 
   async function refresh() {
@@ -103,6 +140,8 @@
   }
 
   document.addEventListener("azul:game-changed", refresh);
+  // The board's live wait saw a new message (or one hidden) without the game changing.
+  document.addEventListener("azul:chat-changed", refresh);
   window.setInterval(() => {
     if (document.visibilityState === "visible") refresh();
   }, POLL_MS);

@@ -502,11 +502,22 @@
   // they were (details[data-keep]), and what changed is said (announce). Returns what the page
   // showed before.
   let lastHtml = null;
+  // The chat panel (static/chat/chat.js) lives beside the moves, in the board's slot for it:
+  // the same element, kept across board swaps, so that a message being written stays.
+  function placeChat(chat) {
+    const slot = document.getElementById("chat-slot");
+    if (chat && slot && chat.parentNode !== slot) slot.appendChild(chat);
+  }
+
   function swapIn(html) {
     const before = snapshot();
     const open = [...root.querySelectorAll("details[data-keep][open]")].map((d) => d.dataset.keep);
+    const chat = document.getElementById("chat");
+    const writing = chat && chat.contains(document.activeElement) ? document.activeElement : null;
     root.innerHTML = html;
     lastHtml = html;
+    placeChat(chat);
+    if (writing) writing.focus({ preventScroll: true });
     for (const keep of open) {
       const details = root.querySelector(`details[data-keep="${keep}"]`);
       if (details) details.open = true;
@@ -674,6 +685,7 @@
   const HIDDEN_POLL_MS = 30000;
   let liveTag = null; // the ETag of the version last seen, and the ply the page showed then
   let liveTagPly = null;
+  let liveSide = ""; // the mark of what is beside the board (the chat) last seen: "" for now
   let liveRequest = null; // the request in flight, aborted when the page is hidden
   let liveDownUntil = 0;
 
@@ -707,7 +719,8 @@
       window.location.reload();
       return true;
     }
-    const hadFocus = root.contains(document.activeElement);
+    const inChat = document.activeElement && document.activeElement.closest("#chat");
+    const hadFocus = root.contains(document.activeElement) && !inChat;
     const before = swapIn(html);
     scrollLog();
     setupKeys();
@@ -721,10 +734,17 @@
     const headers = { "X-Requested-With": "fetch" };
     if (liveTag && liveTagPly === g.dataset.ply) headers["If-None-Match"] = liveTag;
     liveRequest = new AbortController();
-    const response = await fetch(liveUrl(g) + "?wait=" + LIVE_WAIT_S + "&since=" + g.dataset.ply, {
+    const query = "?wait=" + LIVE_WAIT_S + "&since=" + g.dataset.ply
+      + "&side=" + encodeURIComponent(liveSide);
+    const response = await fetch(liveUrl(g) + query, {
       headers: headers, credentials: "same-origin", cache: "no-store", signal: liveRequest.signal,
     });
     if (response.redirected) throw new Error("signed out");
+    const side = response.headers.get("X-Live-Side");
+    const sideChanged = side !== null && side !== liveSide;
+    if (side !== null) liveSide = side;
+    // A chat message (games/live_marks.py): the chat panel asks for it (static/chat/chat.js).
+    if (sideChanged) document.dispatchEvent(new CustomEvent("azul:chat-changed"));
     if (response.status === 304 || response.status === 204) {
       liveTag = response.headers.get("ETag") || liveTag;
       liveTagPly = g.dataset.ply;
@@ -732,6 +752,8 @@
     }
     if (response.status !== 200) throw new Error("live updates answered " + response.status);
     const tag = response.headers.get("ETag");
+    const changes = await response.json().catch(() => ({}));
+    if (changes.board_changed === false) return true; // only the chat: wait again at once
     const board = await fetch(g.dataset.boardUrl, {
       headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store",
     });
@@ -796,5 +818,6 @@
     if (document.hidden && liveRequest) liveRequest.abort();
   });
   setupKeys();
+  placeChat(document.getElementById("chat"));
   watchGame();
 })();

@@ -13,6 +13,7 @@ GOOD_SETTINGS = {
     "email_game_over": "digest",
     "email_reminder": "never",
     "email_timeout": "immediate",
+    "email_chat": "digest",
     "email_digest": "on",
 }
 
@@ -48,6 +49,7 @@ def test_saving_settings_updates_the_profile(alice, client_for):
     assert alice.profile.email_game_started == "never"
     assert alice.profile.email_game_over == "digest"
     assert alice.profile.email_reminder == "never"
+    assert alice.profile.email_chat == "digest"
     assert alice.profile.email_digest is True
 
 

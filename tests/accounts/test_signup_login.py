@@ -57,7 +57,8 @@ def test_new_user_gets_a_profile_with_default_preferences(client, mailoutbox, dj
 
     profile = django_user_model.objects.get(username="dora").profile
     assert profile.time_zone == "UTC"
-    assert {getattr(profile, f) for f in DELIVERY_FIELDS} == {"immediate"}
+    assert {getattr(profile, f) for f in DELIVERY_FIELDS if f != "email_chat"} == {"immediate"}
+    assert profile.email_chat == "never"
     assert profile.email_digest
     assert profile.name == "dora"
 

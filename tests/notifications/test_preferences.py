@@ -94,7 +94,9 @@ def test_the_migration_goes_back_to_the_switches():
 def test_new_players_get_every_kind_immediately_and_the_digest(make_user):
     profile = make_user("dora").profile
 
-    assert {getattr(profile, f) for f in DELIVERY_FIELDS} == {"immediate"}
+    assert {getattr(profile, f) for f in DELIVERY_FIELDS if f != "email_chat"} == {"immediate"}
+    # A message alone sends no email unless the player asks for it.
+    assert profile.email_chat == "never"
     assert profile.email_digest is True
 
 

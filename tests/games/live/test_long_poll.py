@@ -128,3 +128,45 @@ def test_the_page_is_told_as_soon_as_the_other_player_moves(alice, bob, two_play
     )
     assert unchanged.status_code == 304
     assert 0.5 <= took < 1.5, took
+
+
+def test_a_chat_message_wakes_the_page_and_leaves_the_game_as_it_was(alice, bob, two_player_game):
+    from chat import services as chat_services
+    from games.models import Game
+
+    game, users = two_player_game()
+    before = Game.objects.values_list("ply", "updated_at").get(pk=game.id)
+    client = async_client(alice)
+    first, _ = get(client, live_url(game.id, wait=0, since=game.ply, side=""))
+    tag, mark = first["ETag"], first["X-Live-Side"]
+
+    def write():
+        time.sleep(0.5)
+        try:
+            chat_services.message_post(game_id=game.id, user=bob, text="good luck")
+        finally:
+            connection.close()  # this thread's own
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    response, took = get(
+        client, live_url(game.id, wait=20, since=game.ply, side=mark), if_none_match=tag
+    )
+    thread.join()
+    assert response.status_code == 200
+    assert response.json() == {"ply": game.ply, "board_changed": False, "side_changed": True}
+    assert response["ETag"] == tag  # the board is as it was
+    assert response["X-Live-Side"] != mark
+    assert 0.5 <= took < 1.5, took
+    # The game's version, which orders game lists and wakes the computer, did not change.
+    assert Game.objects.values_list("ply", "updated_at").get(pk=game.id) == before
+
+    # A page that missed the mark is told at once; with the new one, it waits.
+    missed, took = get(client, live_url(game.id, wait=20, since=game.ply, side=mark))
+    assert missed.status_code == 200 and missed.json()["side_changed"] is True
+    assert took < 1.0, took
+    current = response["X-Live-Side"]
+    unchanged, took = get(
+        client, live_url(game.id, wait=0.5, since=game.ply, side=current), if_none_match=tag
+    )
+    assert unchanged.status_code == 304 and unchanged["X-Live-Side"] == current
