@@ -10,6 +10,7 @@ from django.utils import timezone
 from accounts import selectors
 from accounts.forms import ApiTokenForm, ProfileForm, VacationForm
 from accounts.http import AuthenticatedHttpRequest
+from core.panels import panels_render
 
 
 def settings_page(
@@ -37,5 +38,7 @@ def settings_page(
         "vacation_days_left": profile.vacation_days_left(now.year),
         "blocks": list(selectors.blocks_of(user=request.user)),
         "follows": list(selectors.following_of(user=request.user)),
+        # Settings of apps higher up (the chat's spectators), which accounts does not import.
+        "more_settings": panels_render("settings_page", request),
     }
     return render(request, "accounts/settings.html", context, status=status)

@@ -36,6 +36,18 @@ def game_page_panel(request: HttpRequest, *, game_id: Any, **page: Any) -> Panel
     return Panel.rendered(html) if html else None
 
 
+def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
+    """The chat's setting on the settings page: whether spectators may read the chat of the
+    player's finished games (the same setting as the board's "Chat settings")."""
+    if not request.user.is_authenticated:
+        return None
+    context = {
+        "spectators_may_read": selectors.spectators_may_read(user_id=request.user.pk),
+        "csrf_token": CSRF_HOLE,  # filled for this request by `core.panels`
+    }
+    return Panel.rendered(render_to_string("chat/_settings.html", context))
+
+
 def _render(request: HttpRequest, game_id: Any) -> str:
     try:
         access = selectors.chat_access(game_id=game_id, viewer=request.user)
@@ -103,4 +115,5 @@ def _replay_lines(request: HttpRequest, game_id: Any) -> list[selectors.ChatLine
 
 def panels_register() -> None:
     panel_register("game_page", game_page_panel)
+    panel_register("settings_page", settings_page_panel)
     panel_register("replay_position", replay_position_panel)

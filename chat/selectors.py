@@ -288,3 +288,8 @@ def messages_of(*, user: User) -> list[dict[str, Any]]:
         .order_by("id")
         .values_list("game_id", "ply", "text", "created_at", "hidden_at")
     ]
+
+
+def spectators_may_read(*, user_id: Any) -> bool:
+    """Whether the player lets spectators read the chat of their finished games."""
+    return Privacy.objects.filter(user_id=user_id, spectators_may_read=True).exists()

@@ -10,4 +10,5 @@ urlpatterns = [
     path("games/<uuid:game_id>/chat/mute-player/", views.player_mute, name="mute_player"),
     path("games/<uuid:game_id>/chat/report/", views.message_report, name="report"),
     path("games/<uuid:game_id>/chat/privacy/", views.privacy_set, name="privacy"),
+    path("settings/chat/", views.privacy_settings_set, name="privacy_settings"),
 ]

@@ -101,6 +101,19 @@ def message_report(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResp
 @login_required
 @require_POST
 def privacy_set(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    _privacy_post(request)
+    return _back(game_id)
+
+
+@login_required
+@require_POST
+def privacy_settings_set(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The same setting, from the settings page."""
+    _privacy_post(request)
+    return redirect(reverse("accounts:settings") + "#chat-settings")
+
+
+def _privacy_post(request: AuthenticatedHttpRequest) -> None:
     allowed = request.POST.get("spectators_may_read") == "1"
     services.privacy_set(user=request.user, spectators_may_read=allowed)
     messages.success(
@@ -109,4 +122,3 @@ def privacy_set(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
         if allowed
         else _("Spectators may not read the chat of your games."),
     )
-    return _back(game_id)

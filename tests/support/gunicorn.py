@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import http.client
 import os
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,6 +78,9 @@ def gunicorn(
             env=environment,
             stdout=out,
             stderr=subprocess.STDOUT,
+            # Its own process group: the workers are stopped with it, even after a test killed
+            # the master (orphaned workers would hold connections to the test database).
+            start_new_session=True,
         )
     server = Gunicorn(process, port, log_path)
     try:
@@ -92,9 +96,19 @@ def gunicorn(
             time.sleep(0.1)
         yield server
     finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=10)
+        _stop_group(process)
+
+
+def _stop_group(process: subprocess.Popen) -> None:
+    """Stops gunicorn as a deploy does (SIGTERM: workers finish and close their connections),
+    then whatever of its group is left, at once."""
+    if process.poll() is None:
+        process.terminate()  # the master, which stops its workers
+        with suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=30)
+    with suppress(ProcessLookupError):  # else the whole group is gone
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
 
 
 def refuses_connections(port: int) -> bool:
