@@ -112,11 +112,12 @@ def _stop_group(process: subprocess.Popen) -> None:
 
 
 def refuses_connections(port: int) -> bool:
-    """Whether a new connection to `port` is refused (nothing listens there)."""
+    """Whether a new connection to `port` is refused (nothing listens there). A reset counts:
+    a connection that reached the listener's queue just before it closed is reset, not served."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
     try:
         connection.connect()
-    except ConnectionRefusedError:
+    except (ConnectionRefusedError, ConnectionResetError):
         return True
     finally:
         connection.close()
