@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.locking import lock_player
 from accounts.models import DELIVERY_FIELDS, ApiToken, Block, Follow, Profile, User
 from accounts.selectors import blocked_either_way, player_get
 from core.errors import ServiceError
@@ -93,7 +94,7 @@ def token_create(
         raise TokenError(_("A token's expiry must be in the future."), code="token_expiry_past")
     with transaction.atomic():
         # One creation of a player's at a time counts their tokens and adds one.
-        User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+        lock_player(user.pk)
         if ApiToken.objects.filter(user=user).count() >= API_TOKENS_MAX:
             raise TokenError(
                 _(
@@ -165,7 +166,7 @@ def block_create(*, blocker: User, username: Any) -> Block:
         raise BlockError(_("You cannot block yourself."), code="block_self")
     with transaction.atomic():
         # One block of a player's at a time counts their blocks and adds one.
-        User.objects.select_for_update().filter(pk=blocker.pk).values_list("pk").first()
+        lock_player(blocker.pk)
         if Block.objects.filter(blocker=blocker, blocked=blocked).exists():
             raise BlockError(
                 _("You have already blocked %(name)s.") % {"name": blocked.get_username()},
@@ -245,7 +246,7 @@ def follow_create(*, follower: User, username: Any) -> tuple[Follow, bool]:
         raise FollowError(_("You cannot follow yourself."), code="follow_self")
     with transaction.atomic():
         # One follow of a player's at a time counts their follows and adds one.
-        User.objects.select_for_update().filter(pk=follower.pk).values_list("pk").first()
+        lock_player(follower.pk)
         existing = Follow.objects.filter(follower=follower, followed=followed).first()
         if existing is not None:
             return existing, False

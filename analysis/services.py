@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import azul
+from accounts.locking import lock_player
 from accounts.models import User
 from analysis import selectors
 from analysis.models import Analysis
@@ -151,7 +152,7 @@ def analysis_request(*, game_id: Any, user: User) -> Analysis:
         if analysis is not None and analysis.status != Analysis.Status.FAILED:
             return analysis
         # One request of a player's at a time counts their pending analyses.
-        list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+        lock_player(user.pk)
         _pending_room(user)
         if analysis is None:
             analysis = Analysis.objects.create(game=game, requested_by=user)

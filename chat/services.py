@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.locking import lock_player
 from accounts.models import User
 from chat import selectors, versions
 from chat.errors import (
@@ -123,7 +124,7 @@ def message_post(*, game_id: Any, user: User, text: Any) -> Message:
     now = timezone.now()
     with transaction.atomic():
         # One author's posts one at a time, so that two at once cannot both pass the limits.
-        User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+        lock_player(user.pk)
         if selectors.suspension_of(user=user, now=now) is not None:
             raise ChatSuspended()
         _check_message_limits(user, now)
@@ -195,7 +196,7 @@ def message_report(*, user: User, message_id: Any, reason: Any) -> Report:
     now = timezone.now()
     day_ago = now - datetime.timedelta(days=1)
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+        lock_player(user.pk)
         if Report.objects.filter(reporter=user, message=message).exists():
             raise ChatError(_("You have reported this message already."), status_code=409)
         recent = list(

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 import azul
 from accounts.confusables import skeleton
+from accounts.locking import lock_player
 from accounts.models import Profile, User
 from accounts.name_rules import refused_characters
 from games.errors import GameError
@@ -304,7 +305,7 @@ def _check_import_limit(user: User, now: Any) -> None:
     """ImportLimitReached when `user` imported GAMES_MAX_IMPORTS_PER_DAY studies in the last
     24 hours. Inside the import's transaction, the player's row locked, so that two imports at
     once cannot both take the last place."""
-    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+    lock_player(user.pk)
     limit = settings.GAMES_MAX_IMPORTS_PER_DAY
     recent = list(
         Game.objects.filter(

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import azul
+from accounts.locking import lock_player
 from accounts.models import User
 from accounts.names import player_name
 from games import effects
@@ -76,11 +77,6 @@ def lobby_filter(user: User) -> Q:
     )
 
 
-def _lock_player(user: User) -> None:
-    """One request of a player's at a time counts their games and adds one."""
-    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
-
-
 def require_room(user: User, *, computer: bool, master: bool, lobby: bool = False) -> None:
     """GameConflict (409, `limit_reached`) when `user` may not take a seat at one more game with a
     computer seat (`computer`), against the `master` computer (`master`), or put one more game of
@@ -89,7 +85,7 @@ def require_room(user: User, *, computer: bool, master: bool, lobby: bool = Fals
     last place."""
     if not (computer or master or lobby):
         return
-    _lock_player(user)
+    lock_player(user.pk)
     computers = Seat.objects.filter(kind=Seat.Kind.COMPUTER)
     checks = []
     if lobby:
