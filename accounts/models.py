@@ -122,6 +122,15 @@ class ConfirmMoves(models.TextChoices):
     OFF = "off", _("Never: one tap or click sends the move")
 
 
+class Theme(models.TextChoices):
+    """The site's colours: the device's light or dark setting (`prefers-color-scheme`), or one
+    of them whatever the device says."""
+
+    AUTO = "auto", _("As my device")
+    LIGHT = "light", _("Light")
+    DARK = "dark", _("Dark")
+
+
 # The profile's per-kind delivery choices; the daily digest itself is on or off (`email_digest`).
 DELIVERY_FIELDS = (
     "email_your_turn",
@@ -233,6 +242,14 @@ class Profile(models.Model):
             "Before a move is sent, the board shows the tiles placed, with Confirm and Cancel."
         ),
     )
+    theme = models.CharField(_("Colours"), max_length=5, choices=Theme.choices, default=Theme.AUTO)
+    # After a move, go on to the game that has waited longest for the player (by deadline),
+    # rather than stay on the board just played.
+    next_game_after_move = models.BooleanField(
+        _("After a move, go to my next game"),
+        default=False,
+        help_text=_("The game whose time runs out first among those waiting for your move."),
+    )
     # Vacation: the player's clocks stop until then (VACATION_DAYS_A_YEAR at most, counted in
     # the calendar year each vacation starts).
     vacation_until = models.DateTimeField(null=True, blank=True)
@@ -249,6 +266,9 @@ class Profile(models.Model):
                     **{f"{name}__in": Delivery.values for name in DELIVERY_FIELDS},
                 ),
                 name="profile_email_delivery_choice",
+            ),
+            models.CheckConstraint(
+                condition=Q(theme__in=Theme.values), name="profile_theme_choice"
             ),
         ]
         # `display_name` is indexed for finding a player by its start (`UPPER(display_name)

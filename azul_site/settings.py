@@ -205,6 +205,7 @@ CELERY_TASK_ROUTES = {
     "analysis.tasks.sweep": {"queue": "sweeps"},
     "notifications.tasks.send_notification": {"queue": "mail"},
     "notifications.tasks.send_event": {"queue": "mail"},
+    "notifications.tasks.send_delivery": {"queue": "mail"},
     "analysis.tasks.analyse_game": {"queue": "analysis"},
 }
 WORKER_QUEUES = ("celery", "moves", "slow_moves", "master_moves", "mail", "sweeps", "analysis")

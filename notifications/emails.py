@@ -55,6 +55,15 @@ def build(notification: Notification, *, to: str) -> BuiltEmail:
         return _build(notification, to=to)
 
 
+def subject(notification: Notification) -> str:
+    """The email's subject line alone (without the site's name), as the recipient reads it: what
+    a push notice or a webhook says (`notifications.messages`)."""
+    with translation.override(_language(notification)), user_zone_activated(notification.recipient):
+        return _one_line(
+            _render(f"{TEMPLATES}/{notification.kind}_subject.txt", _context(notification))
+        )
+
+
 def _language(notification: Notification) -> str:
     profile = getattr(notification.recipient, "profile", None)
     language = getattr(profile, "language", "") or settings.LANGUAGE_CODE

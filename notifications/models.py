@@ -164,3 +164,181 @@ def kinds_sharing_choice(kind: str) -> list[str]:
     if field is None:
         return [kind]
     return [k for k, f in PREFERENCE_FIELDS.items() if f == field]
+
+
+# -- channels: what else than an email carries a notification ------------------------------------
+
+
+class Channel(models.TextChoices):
+    """Where a notification goes. The email is the notification row's own delivery (its
+    `status`, `attempts`, ...); each push notice and webhook call is a `ChannelDelivery` of it."""
+
+    EMAIL = "email", _("Email")
+    PUSH = "push", _("Notices on my devices")
+    WEBHOOK = "webhook", _("Webhooks")
+
+
+# The choices a player makes per channel, by the name of the email choice they mirror
+# (PREFERENCE_FIELDS without its "email_"): the kinds each covers are `kinds_of_choice`.
+CHANNEL_CHOICES = (
+    "your_turn",
+    "invitation",
+    "game_started",
+    "game_over",
+    "reminder",
+    "timeout",
+    "chat",
+)
+# What push and webhooks carry for a player who has not chosen: what asks them to act.
+CHANNEL_CHOICES_DEFAULT = ("your_turn", "invitation", "game_started", "game_over", "timeout")
+
+
+def choice_of_kind(kind: str) -> str | None:
+    """The per-channel choice that covers `kind` ("chat" for chat messages), None for the
+    digest (an email only)."""
+    field = PREFERENCE_FIELDS.get(Notification.Kind(kind)) if kind != "digest" else None
+    return field.removeprefix("email_") if field else None
+
+
+class ChannelChoice(models.Model):
+    """Which kinds one player has go to one channel (push or webhook); with no row, the
+    defaults (CHANNEL_CHOICES_DEFAULT)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    # A list of CHANNEL_CHOICES names.
+    choices = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "channel"], name="channel_choice_once"),
+            models.CheckConstraint(
+                condition=Q(channel__in=["push", "webhook"]), name="channel_choice_channel"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} choices of user {self.user_id}"
+
+
+class PushSubscription(models.Model):
+    """One device (a browser) that asked for push notices (the Push API's subscription)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    # The player's name for the device ("Phone"), shown on the settings page.
+    name = models.CharField(max_length=60, blank=True)
+    # The push service's URL for this device: unguessable, and a secret of the player's.
+    endpoint = models.URLField(max_length=1000, unique=True)
+    # The browser's keys (RFC 8291), URL-safe base64.
+    p256dh = models.CharField(max_length=128)
+    auth = models.CharField(max_length=48)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Push subscription {self.pk} of user {self.user_id}"
+
+
+class Webhook(models.Model):
+    """A URL the site calls (a POST) for a player's notifications: Discord, Slack, or any URL
+    with a signed JSON body."""
+
+    class Style(models.TextChoices):
+        DISCORD = "discord", _("Discord")
+        SLACK = "slack", _("Slack")
+        JSON = "json", _("JSON (signed)")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
+    )
+    name = models.CharField(max_length=60, blank=True)
+    url = models.URLField(max_length=500)
+    style = models.CharField(max_length=8, choices=Style.choices, default=Style.JSON)
+    # The key of the body's HMAC-SHA256 signature, shown to its owner.
+    secret = models.CharField(max_length=64)
+    enabled = models.BooleanField(default=True)
+    # Failed calls in a row; at WEBHOOK_FAILURES_TO_DISABLE the webhook is turned off and its
+    # owner told by email.
+    consecutive_failures = models.PositiveSmallIntegerField(default=0)
+    disabled_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(style__in=["discord", "slack", "json"]), name="webhook_style_choice"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Webhook {self.pk} of user {self.user_id}"
+
+
+class ChannelDelivery(models.Model):
+    """A notification carried by a channel other than email, to one device or one webhook:
+    written when the notification is sent (`deliveries.deliveries_create`, unique per
+    notification and target, so a repeat writes nothing), then claimed and sent once, as the
+    email is (`deliveries.delivery_send`)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        SENT = "sent", _("Sent")
+        FAILED = "failed", _("Failed")
+        SKIPPED = "skipped", _("Skipped")
+
+    notification = models.ForeignKey(
+        Notification, on_delete=models.CASCADE, related_name="deliveries", db_index=False
+    )
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    # The target; null once it is gone (a device unsubscribed, a webhook deleted): the row
+    # stays as the record of what was sent.
+    push_subscription = models.ForeignKey(
+        PushSubscription, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    webhook = models.ForeignKey(
+        Webhook, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    send_after = models.DateTimeField()
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["send_after"], condition=Q(status="pending"), name="delivery_due_idx"
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["notification", "push_subscription"],
+                condition=Q(channel="push"),
+                name="delivery_once_per_device",
+            ),
+            models.UniqueConstraint(
+                fields=["notification", "webhook"],
+                condition=Q(channel="webhook"),
+                name="delivery_once_per_webhook",
+            ),
+            models.CheckConstraint(
+                condition=Q(channel="push", webhook__isnull=True)
+                | Q(channel="webhook", push_subscription__isnull=True),
+                name="delivery_one_target",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "sent", "failed", "skipped"]),
+                name="delivery_status_choice",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} delivery of notification {self.notification_id} ({self.status})"

@@ -11,7 +11,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from accounts.models import Delivery, Profile
 from games.models import Game, LogEntry, Seat
 from games.selectors import seats_to_move
-from notifications.models import PREFERENCE_FIELDS, Notification
+from notifications.models import PREFERENCE_FIELDS, Notification, choice_of_kind
 
 
 def _waiting_seats() -> Any:
@@ -157,9 +157,14 @@ def invitation_emailed_since(*, notification: Notification, since: datetime.date
     )
 
 
-def unsubscribed_from(*, player: Any, kind: str) -> bool:
-    """Whether `player` gets no email of `kind` already (what the unsubscribe link would do is
-    done): the digest turned off, or the kind's choice on the settings page set to never."""
+def unsubscribed_from(*, player: Any, kind: str, channel: str = "email") -> bool:
+    """Whether `player` gets no email (or push notice, or webhook call: `channel`) of `kind`
+    already (what the unsubscribe link would do is done): the digest turned off, or the kind's
+    choice on the settings page set to never, or left out of the channel's."""
+    if channel != "email":
+        from notifications.deliveries import channel_choices
+
+        return choice_of_kind(kind) not in channel_choices(user_id=player.pk, channel=channel)
     profile = player.profile
     if kind == Notification.Kind.DIGEST:
         return not profile.email_digest

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import Delivery
 from core import metrics
-from notifications import emails, seen, selectors
+from notifications import deliveries, emails, seen, selectors
 from notifications.models import PREFERENCE_FIELDS, Notification
 
 logger = logging.getLogger(__name__)
@@ -68,6 +68,13 @@ def notification_send(*, notification_id: int) -> bool:
             status=Status.SKIPPED, last_error=reason, claimed_until=None
         )
         return False
+    if reason := _no_longer_true(notification):
+        Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
+            status=Status.SKIPPED, last_error=reason, claimed_until=None
+        )
+        return False
+    # The other channels take it now, whatever the email does (held, off, no address).
+    deliveries.deliveries_create(notification)
     if _held_for_digest(notification):
         Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
             status=Status.HELD, send_after=None, claimed_until=None
@@ -152,23 +159,28 @@ def _held_for_digest(notification: Notification) -> bool:
     return delivery == Delivery.DIGEST and profile.email_digest
 
 
+def _no_longer_true(notification: Notification) -> str:
+    """Why the notification is to go nowhere, or "": the player left, or has moved since (a
+    "your turn" or a reminder that is no longer true)."""
+    if not notification.recipient.is_active:
+        return "The player's account is inactive."
+    if notification.kind in (Kind.YOUR_TURN, Kind.REMINDER) and not selectors.still_to_move(
+        user_id=notification.recipient_id, game_id=notification.game_id, since_ply=notification.ply
+    ):
+        return "The player has moved since."
+    return ""
+
+
 def _address_for(notification: Notification) -> tuple[str | None, str]:
-    """Where to send it, or None and why not: the player has since turned the kind off, left,
-    has moved since (a "your turn" or a reminder that is no longer true), or has no verified
-    address (mail goes only to addresses their owner confirmed)."""
+    """Where to send the email, or None and why not: the player has since turned the kind off,
+    or has no verified address (mail goes only to addresses their owner confirmed)."""
     recipient = notification.recipient
     profile = recipient.profile
-    if not recipient.is_active:
-        return None, "The player's account is inactive."
     if notification.kind == Kind.DIGEST:
         if not profile.email_digest:
             return None, "The player turned the digest off."
     elif getattr(profile, PREFERENCE_FIELDS[Kind(notification.kind)]) != Delivery.IMMEDIATELY:
         return None, "The player turned this kind of email off."
-    if notification.kind in (Kind.YOUR_TURN, Kind.REMINDER) and not selectors.still_to_move(
-        user_id=recipient.pk, game_id=notification.game_id, since_ply=notification.ply
-    ):
-        return None, "The player has moved since."
     address = (
         EmailAddress.objects.filter(user_id=recipient.pk, verified=True)
         .order_by("-primary", "id")

@@ -44,8 +44,15 @@ from django.utils import timezone
 from accounts.models import DELIVERY_FIELDS, Delivery
 from accounts.services import profile_update
 from core.tasks import send
-from notifications import digests, seen, selectors, sending
-from notifications.models import PREFERENCE_FIELDS, Notification, kinds_sharing_choice
+from notifications import deliveries, digests, seen, selectors, sending
+from notifications.models import (
+    PREFERENCE_FIELDS,
+    Channel,
+    ChannelDelivery,
+    Notification,
+    choice_of_kind,
+    kinds_sharing_choice,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -272,6 +279,7 @@ def sweep() -> SweepResult:
     now = timezone.now()
     due = selectors.due_ids(written_before=now - SWEEP_LAG, now=now, limit=SWEEP_BATCH)
     sent = sum(sending.notification_send(notification_id=pk) for pk in due)
+    sent += deliveries.deliveries_sweep()
     built = digests.digests_build()
     digests_sent = sum(sending.notification_send(notification_id=pk) for pk in built)
     return SweepResult(sent=sent, digests_built=len(built), digests_sent=digests_sent)
@@ -280,10 +288,25 @@ def sweep() -> SweepResult:
 # -- unsubscribing -------------------------------------------------------------------------------
 
 
-def unsubscribe(*, user_id: Any, kind: str) -> None:
-    """Turn this kind of email off for the player (the one-click link), and drop what of that
-    kind has not gone yet. Turning the digest off turns off what was routed to it too."""
+def unsubscribe(*, user_id: Any, kind: str, channel: str = Channel.EMAIL) -> None:
+    """Turn this kind of email (or push notice, or webhook call: `channel`) off for the player
+    (the one-click link), and drop what of that kind has not gone yet on that channel. Turning
+    the digest off turns off what was routed to it too."""
     kind = Kind(kind)
+    if channel != Channel.EMAIL:
+        choice = choice_of_kind(kind)
+        with transaction.atomic():
+            choices = deliveries.channel_choices(user_id=user_id, channel=channel)
+            deliveries.channel_choices_set(
+                user_id=user_id, channel=channel, choices=[c for c in choices if c != choice]
+            )
+            ChannelDelivery.objects.filter(
+                notification__recipient_id=user_id,
+                notification__kind__in=kinds_sharing_choice(kind),
+                channel=channel,
+                status=ChannelDelivery.Status.PENDING,
+            ).update(status=ChannelDelivery.Status.SKIPPED, last_error="The player unsubscribed.")
+        return
     user = get_user_model().objects.select_related("profile").get(pk=user_id)
     if kind == Kind.DIGEST:
         changes: dict[str, Any] = {"email_digest": False}

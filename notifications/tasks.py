@@ -8,7 +8,7 @@ from celery import shared_task
 
 from core.metrics import SWEEP_SECONDS
 from core.tasks import RETRYING
-from notifications import sending, services, sweeps
+from notifications import deliveries, sending, services, sweeps
 
 
 @shared_task(name=services.SEND_TASK, **RETRYING)
@@ -22,6 +22,12 @@ def send_notification(notification_id: int) -> None:
 def send_event(game_id: str, ply: int, kind: str) -> None:
     """Send the due notifications of one event: a game, its ply and the kind."""
     services.event_send(game_id=game_id, ply=ply, kind=kind)
+
+
+@shared_task(name=deliveries.SEND_DELIVERY_TASK, **RETRYING)
+def send_delivery(delivery_id: int) -> None:
+    """Send push notice or webhook call `delivery_id` if it is pending and due."""
+    deliveries.delivery_send(delivery_id=delivery_id)
 
 
 @shared_task(name="notifications.tasks.sweep", **RETRYING)

@@ -188,8 +188,8 @@ def test_a_your_turn_held_for_the_digest_is_dropped_when_the_game_is_seen(
 ):
     alice.profile.email_your_turn = "digest"
     alice.profile.save()
-    game = start_game(alice, bob)
-    services.notify(recipient_id=alice.pk, kind="your_turn", game_id=game.id, ply=2)
+    game = waiting_for(start_game(alice, bob), alice)
+    services.notify(recipient_id=alice.pk, kind="your_turn", game_id=game.id, ply=game.ply)
     clock.shift(timedelta(minutes=10))
     services.sweep()
     row = Notification.objects.get(recipient=alice, kind="your_turn")
