@@ -13,7 +13,7 @@ CELERY_ARGS ?= --loglevel=INFO
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live abuse soak worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
+.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live bench-reach abuse soak worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -98,6 +98,9 @@ abuse: venv  ## The review's floods by a hostile account, and what another playe
 # database azul_soak and Redis) while its parts are killed and restarted in turn, then nothing may
 # be lost (scripts/soak.py). Ten minutes; CI runs two (tests/ops/test_soak.py).
 SOAK_ARGS ?=
+bench-reach: venv  ## A move to the other player's push notice and webhook call, through the real stack (#35)
+	$(BIN)/python scripts/bench_reach.py
+
 soak: venv  ## Players on the real stack while its parts are killed in turn; then nothing may be lost (#31)
 	$(BIN)/python scripts/soak.py $(SOAK_ARGS)
 

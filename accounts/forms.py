@@ -84,12 +84,15 @@ class ProfileForm(forms.ModelForm):
             "time_zone",
             "language",
             "confirm_moves",
+            "theme",
+            "next_game_after_move",
             *DELIVERY_FIELDS,
             "email_digest",
         ]
         labels = {"display_name": _("Display name"), "language": _("Language")}
         help_texts = {
             "language": _("The site's pages, whenever you are signed in, and your emails."),
+            "theme": _("Light or dark pages; “As my device” follows your device's setting."),
         }
 
     def __init__(self, *args, **kwargs):
@@ -100,9 +103,17 @@ class ProfileForm(forms.ModelForm):
         # A form posted without them (an older page, a script) keeps them as they are.
         self.fields["language"].required = False
         self.fields["confirm_moves"].required = False
+        self.fields["theme"].required = False
 
     def profile_fields(self) -> list[forms.BoundField]:
-        return [self["display_name"], self["time_zone"], self["language"], self["confirm_moves"]]
+        return [
+            self["display_name"],
+            self["time_zone"],
+            self["language"],
+            self["confirm_moves"],
+            self["theme"],
+            self["next_game_after_move"],
+        ]
 
     def email_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in (*DELIVERY_FIELDS, "email_digest")]
@@ -112,6 +123,9 @@ class ProfileForm(forms.ModelForm):
 
     def clean_confirm_moves(self) -> str:
         return self.cleaned_data.get("confirm_moves") or self.instance.confirm_moves
+
+    def clean_theme(self) -> str:
+        return self.cleaned_data.get("theme") or self.instance.theme
 
     def clean_display_name(self) -> str:
         # NFKC; no line breaks, invisible characters, web addresses or "@"; not confusable with

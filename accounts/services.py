@@ -20,6 +20,8 @@ PROFILE_EDITABLE_FIELDS = (
     "time_zone",
     "language",
     "confirm_moves",
+    "theme",
+    "next_game_after_move",
     *DELIVERY_FIELDS,
     "email_digest",
 )

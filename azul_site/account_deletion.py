@@ -12,7 +12,7 @@ lock it: `games.services.setup`):
    rules); finished games keep the seat, shown as "deleted player";
 3. the notifications to them go, and those to others not sent yet name them "deleted player";
 4. the analyses they asked for no longer say who asked;
-5. their private notes on games go;
+5. their private notes on games go, and their calendar feed;
 6. their chat messages stay in their games, shown as by "deleted player"; their chat settings,
    mutes and reports go (`chat.services.chat_forget_player`).
 
@@ -28,6 +28,7 @@ from accounts.deletion import account_erase, deletion_password_check
 from accounts.models import User
 from analysis.services import analyses_forget_requester
 from chat.services import chat_forget_player
+from games.services.calendar_feeds import player_calendar_feed_forget
 from games.services.departures import player_games_leave
 from games.services.notes import player_notes_forget
 from notifications.services import notifications_forget_player
@@ -45,6 +46,7 @@ def account_delete(*, user: User, password: object) -> None:
         account_erase(user=locked)
         player_games_leave(user=locked)
         player_notes_forget(user_id=locked.pk)
+        player_calendar_feed_forget(user_id=locked.pk)
         notifications_forget_player(
             user_id=locked.pk, old_username=old_username, new_username=locked.get_username()
         )

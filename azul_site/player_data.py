@@ -1,7 +1,7 @@
 """What a player downloads of their own data (the settings page's "Download my data"): their
-account, profile and notification preferences, email addresses, games, ratings, blocks, the
-players they follow, their private notes on games and their chat messages, as one JSON
-document.
+account, profile and notification preferences (with their push devices and webhooks), email
+addresses, games, ratings, blocks, the players they follow, their private notes on games and
+their chat messages, as one JSON document.
 
 Of other players it holds only what the games' public pages show (the names and usernames of
 the seats, scores and places); of the games nothing hidden: no seed or contribution behind the
@@ -25,6 +25,7 @@ from accounts.names import player_name, public_username
 from chat import selectors as chat_selectors
 from games.models import Game, GameNote, LogEntry, Seat
 from games.presenters.names import seat_names
+from notifications import selectors as notification_selectors
 from ratings.models import PlayerRecord, Rating
 
 FORMAT_VERSION = 1
@@ -34,6 +35,8 @@ PROFILE_FIELDS = (
     "time_zone",
     "language",
     "confirm_moves",
+    "theme",
+    "next_game_after_move",
     "vacation_until",
     "vacation_year",
     "vacation_days_used",
@@ -83,6 +86,8 @@ def player_data(*, user: User) -> dict[str, Any]:
             for note in GameNote.objects.filter(user=user).order_by("updated_at", "pk")
         ],
         "chat_messages": chat_selectors.messages_of(user=user),
+        # Push devices, webhooks and the kinds each channel takes.
+        "notification_channels": notification_selectors.channels_of(user_id=user.pk),
     }
 
 

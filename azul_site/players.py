@@ -13,6 +13,8 @@ from accounts import selectors as accounts_selectors
 from games import selectors as games_selectors
 from games.filters import GameHistoryFilter
 from games.presenters.lists import history_rows, player_current_games
+from games.presenters.pace import pace_help, pace_text
+from games.selectors.pace import player_pace
 from ratings import charts
 from ratings import selectors as ratings_selectors
 
@@ -29,6 +31,9 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
     context = {
         "player": player,
         "stats": games_selectors.player_stats(user=player),
+        # Their average time per move and turns that ran out, lately (`games.selectors.pace`).
+        "pace": pace_text(player_pace(player.pk)),
+        "pace_help": pace_help(),
         "rating": ratings_selectors.player_rating(user=player),
         "chart": charts.rating_chart(ratings_selectors.rating_history(user=player)),
         "rows": history_rows(history),

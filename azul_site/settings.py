@@ -272,6 +272,31 @@ NOTIFY_DIGEST_HOUR = env.int("NOTIFY_DIGEST_HOUR", default=8)
 # How long an email's one-click unsubscribe link works.
 NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFY_UNSUBSCRIBE_MAX_AGE_DAYS", default=90)
 
+# Outbound HTTP: every call to a URL a player or a browser gave (webhooks, push) goes through
+# notifications/outbound.py. HTTPS only unless OUTBOUND_ALLOW_HTTP; addresses that are not public
+# (loopback, private, link-local, ...) are refused unless in OUTBOUND_ALLOWED_NETWORKS (CIDRs:
+# only for tests and a private test rig); the whole exchange gets OUTBOUND_TIMEOUT_SECONDS and at
+# most OUTBOUND_MAX_RESPONSE_BYTES of the answer are read.
+OUTBOUND_ALLOWED_NETWORKS = env.list("OUTBOUND_ALLOWED_NETWORKS", default=[])
+OUTBOUND_ALLOW_HTTP = env.bool("OUTBOUND_ALLOW_HTTP", default=False)
+OUTBOUND_TIMEOUT_SECONDS = env.float("OUTBOUND_TIMEOUT_SECONDS", default=5.0)
+OUTBOUND_MAX_RESPONSE_BYTES = env.int("OUTBOUND_MAX_RESPONSE_BYTES", default=64 * 1024)
+# Webhooks (notifications/webhooks.py): how many one player may have, how many tests they may
+# send an hour, and after how many deliveries in a row failed for good a webhook is turned off
+# (its owner is told by email). A Retry-After longer than WEBHOOK_RETRY_AFTER_MAX_SECONDS is cut.
+WEBHOOKS_MAX_PER_PLAYER = env.int("WEBHOOKS_MAX_PER_PLAYER", default=5)
+WEBHOOK_TESTS_PER_HOUR = env.int("WEBHOOK_TESTS_PER_HOUR", default=10)
+WEBHOOK_FAILURES_TO_DISABLE = env.int("WEBHOOK_FAILURES_TO_DISABLE", default=5)
+WEBHOOK_RETRY_AFTER_MAX_SECONDS = env.int("WEBHOOK_RETRY_AFTER_MAX_SECONDS", default=3600)
+# Web Push (notifications/push.py): the site's VAPID key pair (`manage.py vapid_keys` makes one;
+# URL-safe base64, the private key's 32 bytes and the public key's 65) and the contact the push
+# services may write to ("mailto:..."). Push notices are offered only when all three are set.
+WEBPUSH_VAPID_PUBLIC_KEY = env.str("WEBPUSH_VAPID_PUBLIC_KEY", default="")
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="")
+# The most devices one player may have push notices sent to.
+PUSH_MAX_DEVICES = env.int("PUSH_MAX_DEVICES", default=10)
+
 # Fair play (games/services/setup.py): what one player may have at once. Games with a computer
 # seat that they play (waiting for players or in progress); games they created that wait in the
 # lobby for someone to join; games against the `master` computer. Past one: 409 and how to free
@@ -434,6 +459,13 @@ REST_FRAMEWORK = {
         "replay_points": env.str("THROTTLE_REPLAY_POINTS", default="60/hour"),
         # A player's download of all their data (azul_site/account_pages.py): a big read.
         "data_download": env.str("THROTTLE_DATA_DOWNLOAD", default="5/day"),
+        # Reads of one calendar feed's address, which calendar apps poll (games/web/calendar.py),
+        # and a player's new addresses and turnings off of it.
+        "calendar_feed": env.str("THROTTLE_CALENDAR_FEED", default="60/hour"),
+        "calendar_feed_change": env.str("THROTTLE_CALENDAR_FEED_CHANGE", default="20/hour"),
+        # Adding a device for push notices (notifications/push_apis.py): a browser subscribes
+        # once, and again when its subscription changes.
+        "push_subscribe": env.str("THROTTLE_PUSH_SUBSCRIBE", default="30/hour"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is
@@ -464,6 +496,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": ["open", "active", "finished", "aborted"],
         "AnalysisStatusEnum": ["pending", "done", "failed"],
+        # The kinds a player sends to push and to webhooks (notifications.models).
+        "ChannelChoiceEnum": "notifications.models.CHANNEL_CHOICES",
     },
 }
 
@@ -529,6 +563,10 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
+        # The installable app's service worker and manifest (azul_site/pwa.py): said outright,
+        # though default-src allows them, so that a change there cannot drop them unnoticed.
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "frame-ancestors": ["'none'"],

@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import urls as accounts_urls
-from azul_site import account_pages, i18n, metrics, players, views
+from azul_site import account_pages, i18n, metrics, players, pwa, views
 
 # A player's public page gathers games and ratings, so its view lives up here
 # (`azul_site.players`); it keeps its place among the accounts' pages and its name,
@@ -32,6 +32,8 @@ urlpatterns = [
     path("api/", include("ratings.api_urls")),
     path("api/", include("analysis.api_urls")),
     path("api/", include("chat.api_urls")),
+    path("api/", include("notifications.push_api_urls")),
+    path("api/", include("notifications.webhook_api_urls")),
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
@@ -41,6 +43,10 @@ urlpatterns = [
     # SVG): send them to the static file, which is served with its long cache lifetime.
     path("favicon.ico", views.favicon, name="favicon"),
     path(".well-known/security.txt", views.security_txt, name="security-txt"),
+    # The installable app (azul_site/pwa.py): the worker at the root, whose scope is the site.
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("rules/", views.rules, name="rules"),
     # The language switcher posts to `set_language`. Page scripts call `gettext()` once the
     # catalog is loaded: <script src="{% url 'javascript-catalog' %}"> before them.

@@ -6,7 +6,7 @@ passwords, seeds and tokens pass by), the request's method and path. No personal
 (`send_default_pii` off: no user, address, cookies or body); request headers and data whose
 names say they are secret are replaced (Sentry's own list, and the game's secrets); the query
 string is dropped, and the keys that some paths carry (a password reset's, an email
-confirmation's, an unsubscribe link's) are replaced.
+confirmation's, an unsubscribe link's, a calendar feed's) are replaced.
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ GAME_SECRETS = ["seed", "deal_seed", "bag", "rng", "key", "digest"]
 FILTERED = "[Filtered]"
 
 SECRET_IN_PATH = re.compile(
-    r"(/accounts/password/reset/key/|/accounts/confirm-email/|/notifications/unsubscribe/)"
+    r"(/accounts/password/reset/key/|/accounts/confirm-email/|/notifications/unsubscribe/"
+    r"|/calendar/)"
     r"[^/]+"
 )
-"""Paths whose next segment is a key: whoever holds it may act as the player."""
+"""Paths whose next segment is a key: whoever holds it may act as the player (or, a calendar
+feed's, read their deadlines)."""
 
 
 def scrub_path(url: str) -> str:

@@ -14,12 +14,16 @@ class GamesConfig(AppConfig):
         import games.tasks  # noqa: F401  (registers them, so they run in-process when eager)
         from accounts.models import Profile
         from games.services.versions import player_saved, player_saving
+        from games.web import calendar
 
         # Games show players' names, vacations and times in their zone: a change to one of those
         # is a new version of each of their games.
         for name, sender in (("user", settings.AUTH_USER_MODEL), ("profile", Profile)):
             pre_save.connect(player_saving, sender=sender, dispatch_uid=f"games.{name}.saving")
             post_save.connect(player_saved, sender=sender, dispatch_uid=f"games.{name}.saved")
+
+        # The calendar feed's panel on the settings page (an accounts page).
+        calendar.panels_register()
 
     def sweep(self) -> Any:
         """This app's periodic work, for `manage.py sweep` (Celery beat runs

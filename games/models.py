@@ -391,3 +391,31 @@ class GameNote(models.Model):
 
     def __str__(self) -> str:
         return f"Notes of {self.user_id} on {self.game_id}"
+
+
+class CalendarFeed(models.Model):
+    """A player's calendar feed (`games.web.calendar`): the secret address of an iCalendar file
+    of the deadlines of the games waiting for their move, for a calendar app to subscribe to.
+    The token in the address is the only credential (calendar apps cannot sign in), so it is
+    long and random; a new one (`services.calendar_feeds`) replaces it, and the old address
+    answers 404 at once.
+
+    The token is kept as it is, because the settings page shows the address again; requests
+    find the feed by the token's SHA-256 (`digest`, unique), so the index lookup compares
+    digests, which say nothing about the token, rather than the token itself."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    token = models.CharField(max_length=64, editable=False)
+    digest = models.CharField(max_length=64, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        # A constraint rather than `unique=True`, which would add a second index for LIKE.
+        constraints = [
+            models.UniqueConstraint(fields=["digest"], name="calendarfeed_digest_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Calendar feed of {self.user_id}"

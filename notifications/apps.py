@@ -14,6 +14,13 @@ class NotificationsConfig(AppConfig):
         from notifications import receivers
 
         receivers.connect()
+        from core.panels import panel_register
+        from notifications import push_panels
+
+        panel_register("settings_page", push_panels.settings_page_panel)
+        from notifications import webhook_panels
+
+        panel_register("settings_page", webhook_panels.settings_page_panel)
 
     def sweep(self) -> Any:
         """This app's periodic work, for `manage.py sweep` (Celery beat runs

@@ -64,6 +64,11 @@ def subject(notification: Notification) -> str:
         )
 
 
+def language_of(notification: Notification) -> str:
+    """The language the recipient reads the site in (`Profile.language`, else the default)."""
+    return _language(notification)
+
+
 def _language(notification: Notification) -> str:
     profile = getattr(notification.recipient, "profile", None)
     language = getattr(profile, "language", "") or settings.LANGUAGE_CODE
@@ -80,14 +85,15 @@ def _build(notification: Notification, *, to: str) -> BuiltEmail:
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[to],
         headers={
-            # RFC 8058: mail clients show an unsubscribe button that POSTs to the link.
-            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             # RFC 3834: no vacation auto-replies to a robot.
             "Auto-Submitted": "auto-generated",
             "X-Azul-Notification": kind,
         },
     )
+    if context["unsubscribe_url"]:
+        # RFC 8058: mail clients show an unsubscribe button that POSTs to the link.
+        message.extra_headers["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+        message.extra_headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.attach_alternative(_render(f"{TEMPLATES}/{kind}.html", context), "text/html")
     return BuiltEmail(message=message, carried_ids=context.get("carried_ids", []))
 
@@ -142,7 +148,10 @@ def _context(notification: Notification) -> dict[str, Any]:
         "kind": notification.kind,
         "kind_label": notification.get_kind_display(),
         "settings_url": settings.SITE_URL + reverse("accounts:settings"),
-        "unsubscribe_url": tokens.unsubscribe_url(user_id=recipient.pk, kind=notification.kind),
+        # A kind with no choice (a webhook turned off: about the account) has no such link.
+        "unsubscribe_url": tokens.unsubscribe_url(user_id=recipient.pk, kind=notification.kind)
+        if notification.kind == Notification.Kind.DIGEST or notification.kind in PREFERENCE_FIELDS
+        else "",
         "extra": notification.context or {},
     }
     if notification.game_id is not None:

@@ -32,6 +32,9 @@ class Notification(models.Model):
         # To the other players of a game: new chat messages, several collapsed into one email
         # (`receivers.tell_players`), for those who turned chat emails on.
         CHAT_MESSAGE = "chat_message", _("Chat message")
+        # To a webhook's owner: it kept failing and was turned off (`webhooks`). About no game,
+        # with no choice of its own: it tells of something the player set up that stopped.
+        WEBHOOK_DISABLED = "webhook_disabled", _("Webhook turned off")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -105,7 +108,11 @@ class Notification(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(kind="digest", game__isnull=True, digest_date__isnull=False)
-                | (~Q(kind="digest") & Q(game__isnull=False, digest_date__isnull=True)),
+                | Q(kind="webhook_disabled", game__isnull=True, digest_date__isnull=True)
+                | (
+                    ~Q(kind__in=["digest", "webhook_disabled"])
+                    & Q(game__isnull=False, digest_date__isnull=True)
+                ),
                 name="notification_game_unless_digest",
             ),
             models.CheckConstraint(
@@ -122,6 +129,7 @@ class Notification(models.Model):
                         "resigned",
                         "game_cancelled",
                         "chat_message",
+                        "webhook_disabled",
                     ]
                 ),
                 name="notification_kind_choice",
@@ -268,6 +276,9 @@ class Webhook(models.Model):
     disabled_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_success_at = models.DateTimeField(null=True, blank=True)
+    # The last failed call's error and time, shown to the owner on the settings page.
+    last_error = models.TextField(blank=True)
+    last_failure_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -342,3 +353,25 @@ class ChannelDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel} delivery of notification {self.notification_id} ({self.status})"
+
+
+class WebhookTest(models.Model):
+    """One "send a test" of a player's: counted against WEBHOOK_TESTS_PER_HOUR (in the
+    database, so that the limit holds with the cache down and across processes)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    webhook = models.ForeignKey(
+        Webhook, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent = models.BooleanField(default=False)
+    # What the test got: the status, or why it failed.
+    answer = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created_at"], name="webhook_test_recent_idx")]
+
+    def __str__(self) -> str:
+        return f"Webhook test {self.pk} of user {self.user_id}"

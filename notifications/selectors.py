@@ -11,7 +11,13 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from accounts.models import Delivery, Profile
 from games.models import Game, LogEntry, Seat
 from games.selectors import seats_to_move
-from notifications.models import PREFERENCE_FIELDS, Notification, choice_of_kind
+from notifications.models import (
+    PREFERENCE_FIELDS,
+    Notification,
+    PushSubscription,
+    Webhook,
+    choice_of_kind,
+)
 
 
 def _waiting_seats() -> Any:
@@ -170,3 +176,27 @@ def unsubscribed_from(*, player: Any, kind: str, channel: str = "email") -> bool
         return not profile.email_digest
     field = PREFERENCE_FIELDS.get(Notification.Kind(kind))
     return field is not None and getattr(profile, field) == Delivery.NEVER
+
+
+def channels_of(*, user_id: Any) -> dict[str, Any]:
+    """The player's push devices, webhooks and the kinds each channel takes, for their data
+    download (`azul_site.player_data`): names, addresses and states, not the devices' keys nor
+    the webhooks' signing secrets."""
+    from notifications.deliveries import channel_choices  # deliveries reads this module
+
+    return {
+        "channel_choices": {
+            channel: channel_choices(user_id=user_id, channel=channel)
+            for channel in ("push", "webhook")
+        },
+        "push_devices": list(
+            PushSubscription.objects.filter(user_id=user_id)
+            .order_by("created_at", "pk")
+            .values("name", "created_at", "last_success_at")
+        ),
+        "webhooks": list(
+            Webhook.objects.filter(user_id=user_id)
+            .order_by("created_at", "pk")
+            .values("name", "url", "style", "enabled", "created_at", "last_success_at")
+        ),
+    }

@@ -152,10 +152,11 @@ def _first_invitation_today(notification: Notification) -> bool:
 
 def _held_for_digest(notification: Notification) -> bool:
     """The player wants this kind in the daily digest (and gets the digest)."""
-    if notification.kind == Kind.DIGEST:
+    field = PREFERENCE_FIELDS.get(Kind(notification.kind))
+    if field is None:  # the digest, and notices about the account (a webhook turned off)
         return False
     profile = notification.recipient.profile
-    delivery = getattr(profile, PREFERENCE_FIELDS[Kind(notification.kind)])
+    delivery = getattr(profile, field)
     return delivery == Delivery.DIGEST and profile.email_digest
 
 
@@ -179,7 +180,10 @@ def _address_for(notification: Notification) -> tuple[str | None, str]:
     if notification.kind == Kind.DIGEST:
         if not profile.email_digest:
             return None, "The player turned the digest off."
-    elif getattr(profile, PREFERENCE_FIELDS[Kind(notification.kind)]) != Delivery.IMMEDIATELY:
+    elif (field := PREFERENCE_FIELDS.get(Kind(notification.kind))) is not None and getattr(
+        profile, field
+    ) != Delivery.IMMEDIATELY:
+        # A kind with no choice (a webhook turned off) tells of the account: it always goes.
         return None, "The player turned this kind of email off."
     address = (
         EmailAddress.objects.filter(user_id=recipient.pk, verified=True)

@@ -48,8 +48,12 @@ from notifications import deliveries, digests, seen, selectors, sending
 from notifications.models import (
     PREFERENCE_FIELDS,
     Channel,
+    ChannelChoice,
     ChannelDelivery,
     Notification,
+    PushSubscription,
+    Webhook,
+    WebhookTest,
     choice_of_kind,
     kinds_sharing_choice,
 )
@@ -234,6 +238,12 @@ def notifications_forget_player(*, user_id: Any, old_username: str, new_username
     placeholder, which emails show as "deleted player" in the recipient's language. Returns how
     many rows went."""
     deleted, _by_model = Notification.objects.filter(recipient_id=user_id).delete()
+    # Their webhooks (URLs and secrets of theirs) and the record of their tests go too.
+    Webhook.objects.filter(user_id=user_id).delete()
+    WebhookTest.objects.filter(user_id=user_id).delete()
+    # So do their devices (each endpoint a secret of theirs) and their channels' choices.
+    PushSubscription.objects.filter(user_id=user_id).delete()
+    ChannelChoice.objects.filter(user_id=user_id).delete()
     about_them = Notification.objects.filter(
         context__username=old_username, status__in=[Status.PENDING, Status.HELD]
     )

@@ -4,7 +4,8 @@ Runs the browser test that makes them (tests/e2e/test_screenshots.py, skipped un
 AZUL_SCREENSHOTS names the folder to write) on a fresh test database, as the other browser tests
 run: Playwright driving Debian's Chromium against a live server, a new game against the computer
 played to a round's end, mid-game and game over, each drawn on a desktop (1280x900) and a phone
-(390x844). Needs PostgreSQL (DATABASE_URL, as `make test`) and the `chromium` package.
+(390x844), mid-game in dark mode too. Needs PostgreSQL (DATABASE_URL, as `make test`) and the
+`chromium` package.
 """
 
 from __future__ import annotations

@@ -32,6 +32,10 @@ seconds to catch up (the computers' turns, the mail). Then it checks, and prints
 - no game waits on the computer;
 - each email went exactly once: the messages at the sink, per recipient, kind and game, are as
   many as the outbox's rows marked sent;
+- so did each push notice and webhook call: every player has a device (a push endpoint served
+  here that checks VAPID and decrypts as a browser does) and a signed JSON webhook, both at
+  `reach_sinks.ReachSink`, and what arrived there, per player, kind and game, is what the
+  deliveries marked sent say;
 - no 5xx (nor a request left unanswered) outside the faults' windows: from a fault until
   WINDOW_AFTER seconds after its part is back.
 
@@ -66,6 +70,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import bench_web  # noqa: E402  (scripts/: users, the database, free ports)
+from reach_sinks import ReachSink  # noqa: E402
 from stack import Http, Reply, Smtp, Stack, say, site_env  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_soak"
@@ -436,7 +441,31 @@ def outbox_keys() -> Counter:
     return Counter((to.lower(), kind, str(game) if game else "") for to, kind, game in rows)
 
 
-def settled(smtp: Smtp) -> tuple[bool, str]:
+def delivery_keys(sink: ReachSink) -> dict[str, Counter]:
+    """What reached the push endpoint and the webhooks, per channel and (player, kind, game)."""
+    keys: dict[str, Counter] = {"push": Counter(), "webhook": Counter()}
+    for channel, name in (("push", "push"), ("hook", "webhook")):
+        for _, player, payload in sink.arrived(channel):
+            keys[name][(player, payload.get("kind", ""), payload.get("game_id") or "")] += 1
+    return keys
+
+
+def deliveries_sent() -> dict[str, Counter]:
+    from notifications.models import ChannelDelivery
+
+    keys: dict[str, Counter] = {"push": Counter(), "webhook": Counter()}
+    rows = ChannelDelivery.objects.filter(status=ChannelDelivery.Status.SENT).values_list(
+        "channel",
+        "notification__recipient__username",
+        "notification__kind",
+        "notification__game_id",
+    )
+    for channel, username, kind, game in rows:
+        keys[channel][(username, kind, str(game) if game else "")] += 1
+    return keys
+
+
+def settled(smtp: Smtp, sink: ReachSink) -> tuple[bool, str]:
     """Whether the stack caught up: no game waits on the computer, no email is due, and the
     sink holds as many messages as rows were marked sent.
 
@@ -450,7 +479,7 @@ def settled(smtp: Smtp) -> tuple[bool, str]:
 
     from games.models import Seat
     from games.selectors.turns import computer_turns_waiting
-    from notifications.models import Notification
+    from notifications.models import ChannelDelivery, Notification
 
     close_old_connections()
     now = timezone.now()
@@ -460,11 +489,56 @@ def settled(smtp: Smtp) -> tuple[bool, str]:
     due = pending.filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)).count()
     sent = sum(outbox_keys().values())
     at_sink = sum(email_keys(smtp).values())
+    pending_deliveries = ChannelDelivery.objects.filter(
+        status=ChannelDelivery.Status.PENDING, send_after__lte=now
+    )
+    deliveries_held = pending_deliveries.filter(claimed_until__gte=now).count()
+    deliveries_due = pending_deliveries.count() - deliveries_held
+    arrived, marked = delivery_keys(sink), deliveries_sent()
+    counts = {c: (sum(arrived[c].values()), sum(marked[c].values())) for c in arrived}
     state = (
         f"{waiting} games wait on the computer, {due} emails due, {at_sink}/{sent} sent,"
-        f" {held} held by a killed sender's claim"
+        f" {held} held by a killed sender's claim; {deliveries_due} push/webhook due"
+        f" ({deliveries_held} held), push {counts['push'][0]}/{counts['push'][1]},"
+        f" webhook {counts['webhook'][0]}/{counts['webhook'][1]}"
     )
-    return (waiting == 0 and due == 0 and sent == at_sink), state
+    done = waiting == 0 and due == 0 and sent == at_sink and deliveries_due == 0
+    return done and all(a == m for a, m in counts.values()), state
+
+
+def vapid_env(env: dict[str, str]) -> dict[str, str]:
+    """A VAPID key pair for this run, as `manage.py vapid_keys` prints it (NAME=value lines)."""
+    made = subprocess.run(
+        [sys.executable, "manage.py", "vapid_keys"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    pairs = (line.split("=", 1) for line in made.stdout.splitlines() if "=" in line)
+    return {
+        name.strip(): value.strip() for name, value in pairs if name.strip().startswith("WEBPUSH_")
+    }
+
+
+def devices_and_webhooks(user: Any, reach: ReachSink) -> None:
+    """One device and one signed JSON webhook for the player, both at the sink."""
+    from notifications.models import PushSubscription, Webhook
+
+    device = reach.device(user.username)
+    PushSubscription.objects.create(
+        user=user,
+        name="soak",
+        endpoint=reach.push_url(user.username),
+        p256dh=device.p256dh,
+        auth=device.auth,
+    )
+    secret = os.urandom(16).hex()
+    Webhook.objects.create(
+        user=user, name="soak", url=reach.hook_url(user.username), style="json", secret=secret
+    )
+    reach.hook_secrets[user.username] = secret
 
 
 def computer_worst_answer() -> tuple[float, str]:
@@ -577,7 +651,12 @@ def main() -> int:
     sink = Controller(smtp, hostname="127.0.0.1", port=smtp_port)
     broker, cache = f"redis://127.0.0.1:{redis_port}/0", f"redis://127.0.0.1:{redis_port}/1"
     env = site_env(database_url, broker, cache, smtp_port)
+    reach = ReachSink()
     env.update(
+        # The devices' push endpoint and the webhooks are served here, over HTTP on 127.0.0.1:
+        # allowed for this site only.
+        OUTBOUND_ALLOW_HTTP="1",
+        OUTBOUND_ALLOWED_NETWORKS="127.0.0.1/32",
         # A "your turn" email after a short grace, so that some go out between moves.
         NOTIFY_GRACE_SECONDS="3",
         # Games come and go faster than a person's: the hourly limits on creating are not
@@ -599,6 +678,9 @@ def main() -> int:
             env=env,
             check=True,
         )
+        env.update(vapid_env(env))
+        reach.vapid_public_key = env["WEBPUSH_VAPID_PUBLIC_KEY"]
+        reach.start()
         os.environ.update(env, LOG_LEVEL="WARNING")
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
         import django
@@ -618,6 +700,7 @@ def main() -> int:
             user = bench_web.bench_user(f"soak{index}")
             _, key = token_create(user=user, name="soak")
             players.append(Player(user.username, key, site_port, record, stop))
+            devices_and_webhooks(user, reach)
         for creator, invitee in HUMAN_PAIRS:
             players[creator].opponents.append(players[invitee].name)
         for index, player in enumerate(players):
@@ -649,7 +732,7 @@ def main() -> int:
         say(f"Settling (up to {args.settle:g} s) ...")
         settle_started = time.monotonic()
         while True:
-            done, state = settled(smtp)
+            done, state = settled(smtp, reach)
             if done or time.monotonic() - settle_started > args.settle:
                 break
             time.sleep(1)
@@ -658,7 +741,7 @@ def main() -> int:
         injector.supervisor.join()
         say(f"  after {settle_took:.0f} s: {state}")
 
-        ok = report(record, injector, smtp, env, play_ended - play_started, done, state)
+        ok = report(record, injector, smtp, reach, env, play_ended - play_started, done, state)
         say(f"Took {time.monotonic() - started:.0f} s; the processes' logs: {logs}")
         return 0 if ok else 1
     except KeyboardInterrupt:
@@ -677,6 +760,7 @@ def main() -> int:
         stack.stop()
         with contextlib.suppress(AssertionError, RuntimeError, AttributeError):
             sink.stop()
+        reach.stop()
         with contextlib.suppress(Exception):
             from django.db import connections
 
@@ -691,6 +775,7 @@ def report(
     record: Record,
     injector: Injector,
     smtp: Smtp,
+    reach: ReachSink,
     env: dict[str, str],
     played: float,
     settled_ok: bool,
@@ -726,6 +811,29 @@ def report(
         losses.append(f"email sent {extra} more time(s) than its rows: {key}")
     for key, lacking in missing.items():
         losses.append(f"email marked sent but not at the sink ({lacking}): {key}")
+
+    arrived, marked = delivery_keys(reach), deliveries_sent()
+    channel_figures = []
+    for channel in ("push", "webhook"):
+        twice = sum(
+            arrived[channel][k] - marked[channel][k]
+            for k in arrived[channel]
+            if arrived[channel][k] > marked[channel][k]
+        )
+        lost = sum(
+            marked[channel][k] - arrived[channel][k]
+            for k in marked[channel]
+            if marked[channel][k] > arrived[channel][k]
+        )
+        if twice:
+            losses.append(f"{channel}: {twice} arrived more times than their deliveries")
+        if lost:
+            losses.append(f"{channel}: {lost} deliveries marked sent never arrived")
+        channel_figures.append(
+            f"{channel} {sum(arrived[channel].values())} arrived, {sum(marked[channel].values())}"
+            f" marked sent, twice {twice}, lost {lost}"
+        )
+    losses += [f"refused at the sinks: {why}" for why in reach.refusals[:10]]
 
     faults = injector.faults
     inside = [(at, what) for at, what in record.errors if any(f.covers(at) for f in faults)]
@@ -766,6 +874,7 @@ def report(
         f" rows marked sent {sum(sent.values())}; duplicates {sum(duplicates.values())},"
         f" missing {sum(missing.values())}"
     )
+    say(f"  push and webhooks              {'; '.join(channel_figures)}")
     say(f"  the computer's worst answer    {worst:.2f} s ({where or 'no computer move'})")
     say(f"  when settled                   {state}")
     say(f"  check_game_logs                exit {logs.returncode}")
@@ -776,7 +885,8 @@ def report(
         return False
     say(
         "\nNothing lost: every accepted move is in the logs, no move appears that no player made,"
-        " the logs agree with the engine, no game waits on the computer, each email went once,"
+        " the logs agree with the engine, no game waits on the computer, each email, push notice"
+        " and webhook call went once,"
         " and every 5xx came inside a fault's window."
     )
     return True

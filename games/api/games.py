@@ -29,6 +29,7 @@ from games.filters import HISTORY_PARAMS, RESULT_CHOICES, GameHistoryFilter
 from games.models import Game
 from games.presenters import game as game_presenters
 from games.presenters import lists
+from games.presenters.next_game import goes_on_by_itself, next_game_after_move
 from games.serializers import (
     GameCreateInputSerializer,
     GameInvitedViewSerializer,
@@ -323,11 +324,29 @@ class GameLogApi(GameApiBase):
         return Response(GameLogSerializer(game_presenters.game_log_view(game_id=game_id)).data)
 
 
+class NextGameSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    url = serializers.CharField(help_text="the game's page")
+
+
+class MoveAnswerSerializer(GameViewSerializer):
+    next_game = NextGameSerializer(
+        allow_null=True,
+        help_text=(
+            "the game that waits for your move next (its deadline first), now that this one"
+            " does not; null while this game is still yours to play or no other game waits"
+        ),
+    )
+    next_game_auto = serializers.BooleanField(
+        help_text="you asked to be taken to your next game after a move (and there is one)"
+    )
+
+
 class GameMovesApi(GameApiBase):
     @extend_schema(
         summary="Make a move",
         request=MoveInputSerializer,
-        responses={201: GameViewSerializer, **ERRORS},
+        responses={201: MoveAnswerSerializer, **ERRORS},
     )
     def post(self, request: AuthenticatedRequest, game_id: str) -> Response:
         data = validated_input(MoveInputSerializer, request.data)
@@ -337,7 +356,15 @@ class GameMovesApi(GameApiBase):
             move=data["move"],
             expected_ply=data["expected_ply"],
         )
-        return self.game_view_response(request, game, status.HTTP_201_CREATED)
+        response = self.game_view_response(request, game, status.HTTP_201_CREATED)
+        # Where the board goes on to (static/games/board.js): `presenters.next_game`.
+        onward = next_game_after_move(game=game, user=request.user)
+        response.data = {
+            **response.data,
+            "next_game": onward,
+            "next_game_auto": onward is not None and goes_on_by_itself(request.user),
+        }
+        return response
 
 
 class GamesWaitingApi(APIView):

@@ -85,7 +85,11 @@ LOBBY_PAGE_SIZE = 20
 def _lobby_page(request: Request, view: APIView, games: QuerySet[Game]) -> Response:
     paginator = PageNumbers(LOBBY_PAGE_SIZE)
     page: list[Game] | None = paginator.paginate_queryset(games, request, view=view)
-    return paginator.get_paginated_response(lists.lobby_rows(page, viewer=request.user))
+    rows = lists.lobby_rows(page, viewer=request.user)
+    for row in rows:
+        # Who is seated, by id: what the lobby page reads their paces by, not the API's shape.
+        row.pop("seated")
+    return paginator.get_paginated_response(rows)
 
 
 class LobbyApi(GameApiBase):

@@ -101,6 +101,15 @@ def lobby_rows(games: Any, *, viewer: User | AnonymousUser | None) -> list[dict[
                 "seats_taken": sum(1 for s in game.seat_list if s.is_filled),
                 "is_mine": mine,
                 "can_join": signed_in and not seated and summary["open_seats"] > 0,
+                # The players who took a seat, by id and name: whose pace the lobby shows
+                # (`presenters.pace.with_paces`).
+                "seated": [
+                    (s.user_id, name)
+                    for s, name in zip(
+                        game.seat_list, (p["display_name"] for p in summary["players"]), strict=True
+                    )
+                    if s.user_id is not None and s.kind == Seat.Kind.HUMAN and s.is_filled
+                ],
             }
         )
     return rows

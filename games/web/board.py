@@ -38,8 +38,10 @@ from core.panels import panels_render
 from games import effects, selectors, services
 from games.errors import GameError, GameNotFound
 from games.forms import MoveForm
+from games.models import Game
 from games.presenters.board import board_log, board_page
 from games.presenters.game import game_actions
+from games.presenters.next_game import goes_on_by_itself, next_game_after_move, next_game_link
 from games.presenters.times import user_zone, user_zone_activated
 from games.record.summary import replay_summary
 from games.web.notes import notes_context
@@ -201,7 +203,7 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
             messages.error(request, _("Choose a move from the list."))
         else:
             try:
-                services.move_submit(
+                played = services.move_submit(
                     game_id=game_id,
                     user=request.user,
                     move=form.cleaned_data["move"],
@@ -214,9 +216,21 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
                     request, _("Your move was not played: %(reason)s") % {"reason": exc.message}
                 )
             else:
-                messages.success(
-                    request, _("You played %(move)s.") % {"move": form.cleaned_data["move"]}
+                move = form.cleaned_data["move"]
+                # The player asked to go on to their next game after a move: there, unless
+                # this game is still theirs to play (`presenters.next_game`).
+                onward = (
+                    next_game_after_move(game=played, user=request.user)
+                    if goes_on_by_itself(request.user)
+                    else None
                 )
+                if onward is not None:
+                    messages.success(
+                        request,
+                        _("You played %(move)s. This is your next game.") % {"move": move},
+                    )
+                    return redirect(onward["url"])
+                messages.success(request, _("You played %(move)s.") % {"move": move})
         return redirect("games:detail", game_id=game_id)
     version = version_or_404(game_id, request.user)
     markup = _board_markup(request, version, on_page=True)
@@ -238,6 +252,14 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
             viewer_position=markup["viewer_position"],
         ),
     }
+    # A player who is not to move here is offered the game that waits for them next (read
+    # fresh: it changes with their other games), which the script shows after a move too.
+    if (
+        markup["viewer_position"] is not None
+        and not markup["can_move"]
+        and markup["status"] in (Game.Status.ACTIVE, Game.Status.FINISHED)
+    ):
+        context["next_game"] = next_game_link(user_id=request.user.pk, exclude=version.id)
     # The viewer's private notes, read fresh (they are in no kept markup): `games.web.notes`.
     context.update(
         notes_context(

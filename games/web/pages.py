@@ -29,6 +29,7 @@ from games.forms import GameCreateForm, bot_levels
 from games.models import Game
 from games.presenters import lists
 from games.presenters.game import invitees_not_emailed
+from games.presenters.pace import pace_help, with_paces
 from games.record import replay
 from games.web.actions import tell_not_emailed
 
@@ -71,6 +72,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     user = request.user
     # Each row says whether the viewer created it (`is_mine`) or can join it (`can_join`).
     games = lists.open_games_for_lobby(user=user, include_own=True)
+    # Each seated player's pace, so that a player can choose opponents who keep it.
+    games = with_paces(games)
     if not user.is_authenticated:
         for g in games:
             back = f"{reverse('games:lobby')}?join={g['id']}"
@@ -78,6 +81,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     picked = request.GET.get("join", "")
     context = {
         "games": games,
+        "pace_help": pace_help(),
         "picked": next((g for g in games if str(g["id"]) == picked), None),
         "picked_missing": bool(picked) and not any(str(g["id"]) == picked for g in games),
     }

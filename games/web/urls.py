@@ -3,7 +3,7 @@
 from django.urls import path
 
 from games.live import views as live_views
-from games.web import actions, board, notes, pages
+from games.web import actions, board, calendar, next_game, notes, pages
 
 app_name = "games"
 
@@ -12,6 +12,8 @@ urlpatterns = [
     path("games/", pages.my_games, name="my_games"),
     path("history/", pages.history, name="history"),
     path("games/new/", pages.game_new, name="new"),
+    # The game that waits for the player's move next (the header's count links here).
+    path("games/next/", next_game.next_game_redirect, name="next"),
     path("games/<uuid:game_id>/", board.game_detail, name="detail"),
     path("games/<uuid:game_id>/board/", board.game_board, name="board"),
     # Waits for the game to change (games.live): served by the live process in production.
@@ -33,4 +35,9 @@ urlpatterns = [
     # The settings page's vacation form (accounts/settings.html): it stops the player's clocks.
     path("settings/vacation/", actions.vacation_start, name="vacation"),
     path("settings/vacation/end/", actions.vacation_end, name="vacation_end"),
+    # A player's calendar feed: read by calendar apps at its secret address (no sign-in), and
+    # the settings page's forms that make a new address or turn it off.
+    path("calendar/<str:token>.ics", calendar.calendar_feed, name="calendar_feed"),
+    path("settings/calendar/new/", calendar.calendar_feed_new, name="calendar_feed_new"),
+    path("settings/calendar/off/", calendar.calendar_feed_off, name="calendar_feed_off"),
 ]

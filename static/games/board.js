@@ -268,7 +268,34 @@
       }
     }
     document.dispatchEvent(new CustomEvent("azul:game-changed"));
+    showNextGame();
   }
+
+  // "Next game" (templates/games/detail.html): the game that waits for the player next, as the
+  // page came with it or as the answer to their move named it; hidden while it is their turn
+  // here. "n" follows it, as the keyboard help says.
+  const nextBox = document.getElementById("next-game");
+  let nextUrl = nextBox && !nextBox.hidden ? nextBox.querySelector("a").getAttribute("href") : null;
+  function showNextGame() {
+    if (!nextBox) return;
+    const g = game();
+    if (nextUrl) nextBox.querySelector("a").setAttribute("href", nextUrl);
+    nextBox.hidden = !nextUrl || !g || g.classList.contains("can-move");
+  }
+
+  function typing(target) {
+    return target && target.closest && (
+      target.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])")
+    );
+  }
+
+  document.addEventListener("keydown", (event) => {
+    // "ㅜ": the same key with a Korean keyboard layout's Hangul mode on.
+    if (!["n", "ㅜ"].includes(event.key) || event.altKey || event.ctrlKey || event.metaKey || event.repeat) return;
+    if (typing(event.target) || busy || !nextBox || nextBox.hidden) return;
+    event.preventDefault();
+    window.location.assign(nextBox.querySelector("a").href);
+  });
 
   function clearPick() {
     cancelPending();
@@ -601,6 +628,17 @@
     }
     try {
       if (response.ok) {
+        // Where to go on to (games.presenters.next_game): there at once when the player asked
+        // for it, else offered beside the board.
+        let answer = {};
+        try { answer = await response.json(); } catch (e) { answer = {}; }
+        const onward = answer && answer.next_game;
+        if (onward && answer.next_game_auto) {
+          moveStatus(gettext("Your move was played. Going to your next game…"));
+          window.location.assign(onward.url);
+          return;
+        }
+        nextUrl = onward ? onward.url : null;
         await refreshAfterMove("", true);
         return;
       }

@@ -1,5 +1,5 @@
 // Every page of a signed-in player: the count of games waiting for their move, in the title
-// ("(2) ...") and on "My games", kept true while the page stays open, in the background too
+// ("(2) ...") and beside "My games" (a link to the next of them), kept true while the page stays open, in the background too
 // (a tab left open says when a game waits). It asks the API (`GET /api/games/waiting/`, cached
 // and throttled per player) once a POLL_MS, at once when the page becomes visible again after a
 // while, and when the board page's script says the game changed (the "azul:game-changed" event:
@@ -39,11 +39,13 @@
     if (!node) {
       const link = myGamesLink();
       if (!link) return;
-      node = document.createElement("span");
+      // Beside "My games", a link of its own to the game that waits next (as the server writes it).
+      node = document.createElement("a");
       node.className = "badge";
+      node.href = script.dataset.next || script.dataset.myGames;
       node.id = "games-waiting";
       node.title = script.dataset.badgeTitle || "";
-      link.append(" ", node);
+      link.after(" ", node);
     }
     // The number, then what it counts for screen readers (as the server writes it).
     const label = document.createElement("span");

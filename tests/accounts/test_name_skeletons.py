@@ -145,6 +145,7 @@ def test_the_admin_keeps_the_skeletons_up_to_date(alice, make_user, client):
             "profile-0-time_zone": "UTC",
             "profile-0-language": "en",
             "profile-0-confirm_moves": alice.profile.confirm_moves,
+            "profile-0-theme": alice.profile.theme,
             **{
                 f"profile-0-{field}": getattr(alice.profile, field)
                 for field in services.PROFILE_EDITABLE_FIELDS

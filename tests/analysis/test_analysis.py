@@ -175,8 +175,9 @@ def test_the_panel_reads_the_analysis_once_until_it_changes(
     """The game's page tells the panel what it shows already (the seats' names, the viewer's
     seat): the panel reads only the analysis, and keeps it until a write changes it."""
     url = reverse("games:detail", args=[finished_colored.pk])
-    # The signed-in user and the game's version; a seated player's private note besides.
-    for viewer, queries in ((alice, 3), (carol, 2)):
+    # The signed-in user and the game's version; a seated player's private note and next game
+    # (the board's "Next game" link) besides.
+    for viewer, queries in ((alice, 4), (carol, 2)):
         client = client_for(viewer)
         client.get(url)
         with django_assert_num_queries(queries):

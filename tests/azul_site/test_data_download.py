@@ -117,3 +117,31 @@ def test_downloads_are_limited_per_player(alice, bob, monkeypatch):
     assert "as often as you may" in refused.content.decode()
     assert int(refused["Retry-After"]) > 0
     assert client_for(bob).get(URL).status_code == 200  # counted per player
+
+
+def test_the_download_holds_the_players_devices_and_webhooks_but_not_their_keys(alice, bob):
+    from notifications.deliveries import channel_choices_set
+    from notifications.models import PushSubscription, Webhook
+
+    PushSubscription.objects.create(
+        user=alice, name="Phone", endpoint="https://push.example/a1", p256dh="KEY", auth="AUTH"
+    )
+    PushSubscription.objects.create(
+        user=bob, name="Bob's", endpoint="https://push.example/b1", p256dh="k", auth="a"
+    )
+    Webhook.objects.create(
+        user=alice, name="Discord", url="https://hooks.example/x", style="discord", secret="SIGN"
+    )
+    channel_choices_set(user_id=alice.pk, channel="push", choices=["your_turn", "chat"])
+
+    data = download(alice)
+    channels = data["notification_channels"]
+
+    assert channels["channel_choices"]["push"] == ["chat", "your_turn"]
+    assert [d["name"] for d in channels["push_devices"]] == ["Phone"]
+    assert [(w["name"], w["url"], w["style"]) for w in channels["webhooks"]] == [
+        ("Discord", "https://hooks.example/x", "discord")
+    ]
+    text = json.dumps(data)
+    assert "KEY" not in text and "AUTH" not in text and "SIGN" not in text
+    assert "push.example" not in text  # an endpoint is the push service's secret address

@@ -23,6 +23,8 @@ STRICT_POLICY = {
     "style-src": "'self'",
     "img-src": "'self' data:",
     "connect-src": "'self'",
+    "worker-src": "'self'",
+    "manifest-src": "'self'",
     "object-src": "'none'",
     "base-uri": "'self'",
     "frame-ancestors": "'none'",

@@ -1,0 +1,59 @@
+"""The settings page's webhooks in Chromium: no serious axe violation with webhooks listed (one
+on, one turned off with its last error), in English on a desktop and in Korean on a phone; and by
+keyboard alone, the signing secret shown and a test sent to a real sink, its answer on the page."""
+
+import pytest
+
+from accounts.models import Profile
+from notifications import webhook_services
+from notifications.models import Webhook
+from tests.e2e.test_axe import serious_violations
+from tests.support.browser import DESKTOP, PHONE, signed_in
+from tests.support.http_sink import HttpSink
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+
+@pytest.mark.parametrize(
+    ("language", "viewport"), [("en", DESKTOP), ("ko", PHONE)], ids=["en-desktop", "ko-phone"]
+)
+def test_the_webhooks_section_by_keyboard_and_axe(contexts, live_server, alice, language, viewport):
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    Profile.objects.filter(user=alice).update(language=language)
+    with HttpSink() as sink:
+        hook = webhook_services.webhook_create(
+            user_id=alice.pk, name="Team channel", url=sink.url + "/hook-abcd", style="json"
+        )
+        off = webhook_services.webhook_create(
+            user_id=alice.pk, name="Old bot", url=sink.url + "/old-wxyz", style="discord"
+        )
+        Webhook.objects.filter(pk=off.pk).update(
+            enabled=False,
+            disabled_reason="5 deliveries in a row failed.",
+            last_error="The webhook answered 404. Unknown Webhook",
+        )
+        options: dict = {"locale": "ko-KR" if language == "ko" else "en-US", "viewport": viewport}
+        if viewport == PHONE:
+            options |= {"is_mobile": True, "has_touch": True}
+        page = signed_in(contexts(**options), live_server.url, alice)
+        page.goto(live_server.url + "/settings/#webhooks")
+
+        assert page.locator("#webhooks li").count() == 2
+        assert serious_violations(axe_module.Axe(), page, f"webhooks, {language}") == []
+
+        secret = page.locator(f"#webhook-{hook.pk} code.token")
+        assert not secret.is_visible()
+        page.locator(f"#webhook-{hook.pk} summary").focus()
+        page.keyboard.press("Enter")
+        assert secret.is_visible()
+        assert secret.inner_text() == hook.secret
+
+        test_button = page.locator(f"#webhook-{hook.pk} form[action$='/test/'] button")
+        test_button.focus()
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        (received,) = sink.wait_for(1)
+        assert received.json()["kind"] == "test"
+        message = page.locator(".message").first
+        assert "204" in message.inner_text()
+        assert serious_violations(axe_module.Axe(), page, f"after a test, {language}") == []
