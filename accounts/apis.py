@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from accounts import selectors, services
 from accounts.http import AuthenticatedRequest
-from accounts.models import ConfirmMoves
+from accounts.models import ConfirmMoves, Theme
 from accounts.names import player_name
 from core.api import error_codes_document, error_response, validated_input
 
@@ -24,6 +24,16 @@ class MeApi(APIView):
                 " screens only); set on the settings page"
             ),
         )
+        theme = serializers.ChoiceField(
+            choices=Theme.choices,
+            help_text="the site's colours: `auto` (as the device), `light` or `dark`",
+        )
+        next_game_after_move = serializers.BooleanField(
+            help_text=(
+                "whether the board goes on to the player's next game after a move (a move's"
+                " answer says so too: `next_game_auto`)"
+            )
+        )
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest) -> Response:
@@ -32,6 +42,8 @@ class MeApi(APIView):
             "username": request.user.get_username(),
             "display_name": request.user.profile.display_name,
             "confirm_moves": request.user.profile.confirm_moves,
+            "theme": request.user.profile.theme,
+            "next_game_after_move": request.user.profile.next_game_after_move,
         }
         return Response(self.OutputSerializer(data).data)
 

@@ -153,3 +153,14 @@ def test_every_dark_colour_has_a_light_one():
         missing = set(declarations(media["body"])) - set(light)
         assert not missing, f"{sheet}: {sorted(missing)}"
     assert light["color-scheme"] == "light"
+
+
+@pytest.mark.django_db
+def test_scripts_read_the_theme_and_the_next_game_setting_from_the_api(alice, api_client_for):
+    me = api_client_for(alice)
+    assert me.get("/api/me/").json()["theme"] == "auto"
+    alice.profile.theme = "dark"
+    alice.profile.next_game_after_move = True
+    alice.profile.save()
+    answer = me.get("/api/me/").json()
+    assert (answer["theme"], answer["next_game_after_move"]) == ("dark", True)
