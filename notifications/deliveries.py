@@ -29,6 +29,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from core.reconnect import write_with_reconnect
 from core.tasks import send
 from notifications import seen, selectors
 from notifications.models import (
@@ -179,9 +180,13 @@ def delivery_send(*, delivery_id: int) -> bool:
         logger.exception("ChannelDelivery %s raised", delivery_id)
         outcome = Outcome(sent=False, error=f"{type(exc).__name__}: {exc}", retry=True)
     if outcome.sent:
-        # By id alone: it went, whatever happened to the row meanwhile.
-        ChannelDelivery.objects.filter(pk=delivery_id).update(
-            status=Status.SENT, sent_at=timezone.now(), claimed_until=None, last_error=""
+        sent_at = timezone.now()
+        # By id alone: it went, whatever happened to the row meanwhile. On a new connection if
+        # the old one dropped while the call was on its way: else it would go again.
+        write_with_reconnect(
+            lambda: ChannelDelivery.objects.filter(pk=delivery_id).update(
+                status=Status.SENT, sent_at=sent_at, claimed_until=None, last_error=""
+            )
         )
         return True
     _record_failure(delivery, outcome)

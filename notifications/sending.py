@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.models import Delivery
 from core import metrics
+from core.reconnect import write_with_reconnect
 from notifications import deliveries, emails, seen, selectors
 from notifications.models import PREFERENCE_FIELDS, Notification
 
@@ -106,21 +107,28 @@ def notification_send(*, notification_id: int) -> bool:
         _record_failure(notification, exc)
         return False
     try:
-        sent_at = timezone.now()
-        with transaction.atomic():
-            # By id alone: the email went, whatever happened to the row meanwhile
-            # (turn_emails_skip).
-            Notification.objects.filter(pk=notification_id).update(
-                status=Status.SENT, sent_at=sent_at, claimed_until=None, last_error=""
-            )
-            if notification.kind == Kind.DIGEST:
-                carried = Notification.objects.filter(status=Status.HELD, digest_id=notification_id)
-                carried.filter(pk__in=email.carried_ids).update(status=Status.SENT, sent_at=sent_at)
-                # Held for this digest, but of a kind turned off since: left out of it, and done.
-                carried.update(status=Status.SKIPPED, last_error="The player turned this kind off.")
+        # On a new connection if the old one dropped during the SMTP conversation: else the
+        # email would go again once the claim runs out.
+        write_with_reconnect(
+            lambda: _mark_sent(notification, carried_ids=email.carried_ids, at=timezone.now())
+        )
     finally:
         _close(mail_server)
     return True
+
+
+def _mark_sent(notification: Notification, *, carried_ids: list[int], at: datetime) -> None:
+    with transaction.atomic():
+        # By id alone: the email went, whatever happened to the row meanwhile
+        # (turn_emails_skip).
+        Notification.objects.filter(pk=notification.pk).update(
+            status=Status.SENT, sent_at=at, claimed_until=None, last_error=""
+        )
+        if notification.kind == Kind.DIGEST:
+            carried = Notification.objects.filter(status=Status.HELD, digest_id=notification.pk)
+            carried.filter(pk__in=carried_ids).update(status=Status.SENT, sent_at=at)
+            # Held for this digest, but of a kind turned off since: left out of it, and done.
+            carried.update(status=Status.SKIPPED, last_error="The player turned this kind off.")
 
 
 def _close(mail_server: BaseEmailBackend | None) -> None:

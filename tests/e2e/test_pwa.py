@@ -7,6 +7,8 @@ kind off on the server; the app's badge follows the header's count."""
 
 import json
 import shutil
+import time
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import pytest
@@ -158,12 +160,18 @@ def test_the_worker_keeps_nothing_of_a_signed_in_player_and_shows_the_offline_pa
     assert page.locator("#game").count() == 1
 
 
-def shown_when(page, condition: str) -> None:
-    """Wait until the notices the worker shows (`notices`) meet `condition`."""
-    page.wait_for_function(
-        "async () => { const notices = await (await navigator.serviceWorker.ready)"
-        f".getNotifications(); return {condition}; }}"
-    )
+def shown_when(page, condition: Callable[[list[dict]], bool]) -> list[dict]:
+    """The notices the worker shows (as NOTIFICATIONS lists them), read until they meet
+    `condition` (10 s at most). Polled from here: `wait_for_function` does not wait for an
+    async predicate's answer (its promise counts as true at once)."""
+    deadline = time.monotonic() + 10
+    while True:
+        notices = page.evaluate(NOTIFICATIONS)
+        if condition(notices):
+            return notices
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the notices never met the condition: {notices}")
+        page.wait_for_timeout(50)
 
 
 def registration_id(page, cdp, base: str) -> str:
@@ -207,8 +215,7 @@ def test_a_push_shows_its_notice_whose_click_opens_the_game_and_whose_button_tur
         )
 
     push(payload)
-    shown_when(page, "notices.length > 0")
-    [shown] = page.evaluate(NOTIFICATIONS)
+    [shown] = shown_when(page, lambda notices: len(notices) == 1)
     assert shown["title"] == payload["title"] == "Azul"
     assert shown["body"] == payload["body"] and shown["body"]
     assert shown["tag"] == str(game.id)
@@ -219,8 +226,8 @@ def test_a_push_shows_its_notice_whose_click_opens_the_game_and_whose_button_tur
 
     # A second push about the same game replaces the notice: one per game.
     push(payload | {"body": "Again", "turn_off_title": "끄기"})
-    shown_when(page, "notices.length === 1 && notices[0].body === 'Again'")
-    assert page.evaluate(NOTIFICATIONS)[0]["actions"][0]["title"] == "끄기"
+    [again] = shown_when(page, lambda notices: [n["body"] for n in notices] == ["Again"])
+    assert again["actions"] == [{"action": "turn_off", "title": "끄기"}]
 
     # The click: the game opens.
     worker = worker_of(context)
@@ -230,7 +237,7 @@ def test_a_push_shows_its_notice_whose_click_opens_the_game_and_whose_button_tur
 
     # The button: the kind is turned off for push, on the server, by the signed link alone.
     push(payload)
-    shown_when(page, "notices.length > 0")
+    shown_when(page, lambda notices: len(notices) > 0)
     assert not selectors.unsubscribed_from(
         player=alice, kind=notification.kind, channel=Channel.PUSH
     )
@@ -303,9 +310,14 @@ def test_the_kept_offline_page_follows_the_readers_language(live_server, context
     context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "ko", "url": base}])
     page.goto(base + "/rules/")
     assert page.locator("html").get_attribute("lang") == "ko"
-    page.wait_for_function(
-        "async () => (await (await caches.match('/offline/')).text()).includes('오프라인')"
+    korean_kept = (
+        "async () => { const kept = await caches.match('/offline/');"
+        " return !!kept && (await kept.text()).includes('오프라인'); }"
     )
+    deadline = time.monotonic() + 10
+    while not page.evaluate(korean_kept):  # (evaluate waits for the promise; polled here)
+        assert time.monotonic() < deadline, "the offline page was not kept in Korean"
+        page.wait_for_timeout(50)
     context.set_offline(True)
     try:
         page.goto(base + "/lobby/")
