@@ -58,6 +58,8 @@ def test_created_token_authenticates_api_requests(alice, client_for):
         "username": "alice",
         "display_name": "Alice the Tiler",
         "confirm_moves": "auto",
+        "theme": "auto",
+        "next_game_after_move": False,
     }
 
 
@@ -375,6 +377,8 @@ def test_api_client_fixture_acts_as_the_user(carol, api_client_for):
         "username": "carol",
         "display_name": "",
         "confirm_moves": "auto",
+        "theme": "auto",
+        "next_game_after_move": False,
     }
 
 
