@@ -160,11 +160,11 @@ def test_the_worker_keeps_nothing_of_a_signed_in_player_and_shows_the_offline_pa
     assert page.locator("#game").count() == 1
 
 
-def shown_when(page, condition: Callable[[list[dict]], bool]) -> list[dict]:
+def shown_when(page, condition: Callable[[list[dict]], bool], seconds: float = 10) -> list[dict]:
     """The notices the worker shows (as NOTIFICATIONS lists them), read until they meet
-    `condition` (10 s at most). Polled from here: `wait_for_function` does not wait for an
+    `condition` (`seconds` at most). Polled from here: `wait_for_function` does not wait for an
     async predicate's answer (its promise counts as true at once)."""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + seconds
     while True:
         notices = page.evaluate(NOTIFICATIONS)
         if condition(notices):
@@ -236,8 +236,17 @@ def test_a_push_shows_its_notice_whose_click_opens_the_game_and_whose_button_tur
     assert page.locator("#game").count() == 1
 
     # The button: the kind is turned off for push, on the server, by the signed link alone.
-    push(payload)
-    shown_when(page, lambda notices: len(notices) > 0)
+    # (Delivered again if it does not show: under load, DevTools' push to a worker that the
+    # click's navigation left idle was seen to be dropped, which a real push service would
+    # retry.)
+    for attempt in range(3):
+        push(payload)
+        try:
+            shown_when(page, lambda notices: len(notices) > 0, seconds=5)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
     assert not selectors.unsubscribed_from(
         player=alice, kind=notification.kind, channel=Channel.PUSH
     )
