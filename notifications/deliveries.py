@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -180,17 +180,29 @@ def delivery_send(*, delivery_id: int) -> bool:
         logger.exception("ChannelDelivery %s raised", delivery_id)
         outcome = Outcome(sent=False, error=f"{type(exc).__name__}: {exc}", retry=True)
     if outcome.sent:
-        sent_at = timezone.now()
-        # By id alone: it went, whatever happened to the row meanwhile. On a new connection if
-        # the old one dropped while the call was on its way: else it would go again.
-        write_with_reconnect(
-            lambda: ChannelDelivery.objects.filter(pk=delivery_id).update(
-                status=Status.SENT, sent_at=sent_at, claimed_until=None, last_error=""
-            )
-        )
+        # On a new connection if the old one dropped while the call was on its way: else it
+        # would go again. Nothing else is written between the answer and this mark.
+        write_with_reconnect(lambda: _mark_sent(delivery, at=timezone.now()))
         return True
     _record_failure(delivery, outcome)
     return False
+
+
+def _mark_sent(delivery: ChannelDelivery, *, at: datetime) -> None:
+    """The delivery went (by id alone: whatever happened to the row meanwhile), and its target
+    answered: the device's or webhook's last success, the webhook's failures in a row reset."""
+    with transaction.atomic():
+        ChannelDelivery.objects.filter(pk=delivery.pk).update(
+            status=Status.SENT, sent_at=at, claimed_until=None, last_error=""
+        )
+        if delivery.push_subscription_id is not None:
+            PushSubscription.objects.filter(pk=delivery.push_subscription_id).update(
+                last_success_at=at
+            )
+        if delivery.webhook_id is not None:
+            Webhook.objects.filter(pk=delivery.webhook_id).update(
+                consecutive_failures=0, last_success_at=at
+            )
 
 
 def _not_to_send(delivery: ChannelDelivery) -> str:

@@ -221,7 +221,7 @@ def call(webhook: Webhook, message: messages.ShortMessage, *, event_id: str) -> 
 
 def deliver(delivery: ChannelDelivery) -> Outcome:
     """Carry `delivery`'s notification to its webhook (enabled: `deliveries` checked), and keep
-    the webhook's count of failures."""
+    the webhook's count of failures (a success resets it, with the delivery's mark)."""
     webhook = delivery.webhook
     assert webhook is not None, "deliveries skips a delivery whose webhook is gone"
     notification = delivery.notification
@@ -229,9 +229,8 @@ def deliver(delivery: ChannelDelivery) -> Outcome:
         message = messages.short_message(notification, channel=Channel.WEBHOOK)
         result = call(webhook, message, event_id=str(delivery.pk))
     outcome = result.outcome
-    if outcome.sent:
-        succeeded(webhook.pk)
-    else:
+    # A success is written with the delivery's mark (`deliveries._mark_sent`), nothing between.
+    if not outcome.sent:
         # As `deliveries` judges it: this was the delivery's last attempt, or no retry helps.
         for_good = not outcome.retry or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
         failed(webhook.pk, outcome.error, for_good=for_good)
