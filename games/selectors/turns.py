@@ -53,11 +53,22 @@ def _waiting_key(user_id: Any) -> str:
 
 def games_waiting_count(*, user_id: Any) -> int:
     """How many active games wait for this player's move: what every page's navigation and
-    title show. Counted in SQL from the games' states (one COUNT, costlier to build than most
-    pages' other queries together), so kept in the cache between the writes that change it."""
+    title show, and the games its link leads through (`next_game.next_game_id`): not a seat the
+    computer plays for them (after three timeouts, or once they resigned). Counted in SQL from
+    the games' states (one COUNT, costlier to build than most pages' other queries together),
+    so kept in the cache between the writes that change it."""
     return cached(
         _waiting_key(user_id),
-        lambda: seats_to_move().filter(user_id=user_id, game__status=Game.Status.ACTIVE).count(),
+        lambda: (
+            seats_to_move()
+            .filter(
+                user_id=user_id,
+                autoplay=False,
+                resigned_at__isnull=True,
+                game__status=Game.Status.ACTIVE,
+            )
+            .count()
+        ),
         WAITING_COUNT_SECONDS,
     )
 

@@ -13,6 +13,7 @@ import azul
 from games import selectors, services
 from games.models import Game, Seat
 from games.selectors.next_game import next_game_id
+from games.selectors.turns import games_waiting_count, games_waiting_forget
 from tests.accounts.test_settings_page import GOOD_SETTINGS
 from tests.support import factories
 from tests.support.play import position_of, waiting_for
@@ -76,6 +77,9 @@ def test_games_the_computer_plays_for_the_player_and_others_turns_are_left_out(
     deadline(theirs, 0.1)
 
     assert next_game_id(user_id=alice.pk) == mine.id
+    # The header's count, which links to the next game, counts the same games: only `mine`.
+    games_waiting_forget([alice.pk])
+    assert games_waiting_count(user_id=alice.pk) == 1
 
 
 def test_a_vacation_that_pushed_a_deadline_back_puts_the_game_later(alice, bob, carol):
