@@ -203,6 +203,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.computer_turns_check": {"queue": "sweeps"},
     "notifications.tasks.sweep": {"queue": "sweeps"},
     "analysis.tasks.sweep": {"queue": "sweeps"},
+    "ratings.tasks.sweep": {"queue": "sweeps"},
     "notifications.tasks.send_notification": {"queue": "mail"},
     "notifications.tasks.send_event": {"queue": "mail"},
     "notifications.tasks.send_delivery": {"queue": "mail"},
@@ -246,6 +247,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "notifications.tasks.sweep",
         "schedule": 60.0,
         "options": {"expires": 55},
+    },
+    "ratings-sweep": {
+        "task": "ratings.tasks.sweep",
+        "schedule": 600.0,
+        "options": {"expires": 590},
     },
     "analysis-sweep": {
         "task": "analysis.tasks.sweep",
@@ -326,6 +332,12 @@ RATINGS_MIN_OWN_MOVES = env.int("RATINGS_MIN_OWN_MOVES", default=3)
 RATINGS_PAIR_GAMES_PER_DAY = env.int("RATINGS_PAIR_GAMES_PER_DAY", default=3)
 RATINGS_PAIR_GAMES_PER_WEEK = env.int("RATINGS_PAIR_GAMES_PER_WEEK", default=10)
 RATINGS_MIN_OPPONENTS = env.int("RATINGS_MIN_OPPONENTS", default=5)
+# The computer levels' ratings (ratings/levels.py), fitted again every this many seconds from the
+# calibration arena and their games against people with an established rating; each person's
+# games against one level count as at most RATINGS_LEVEL_GAMES_PER_PERSON games, so that no
+# account (nor a few) can move a level far by playing it over and over.
+RATINGS_LEVELS_EVERY_SECONDS = env.int("RATINGS_LEVELS_EVERY_SECONDS", default=3600)
+RATINGS_LEVEL_GAMES_PER_PERSON = env.int("RATINGS_LEVEL_GAMES_PER_PERSON", default=10)
 
 # Mail. EMAIL_URL wins (smtp+tls://user:pass@host:587, consolemail://, filemail:///path, ...);
 # else EMAIL_HOST selects SMTP; else mail is printed to the console for the developer to read.

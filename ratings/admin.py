@@ -1,4 +1,5 @@
-"""Ratings are written only by `ratings.services` (and `manage.py ratings_recompute --fix`):
+"""Ratings are written only by `ratings.services` (and `manage.py ratings_recompute --fix`,
+`manage.py rate_levels`):
 the admin shows them, and changes nothing."""
 
 from django.contrib import admin
@@ -7,7 +8,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from ratings import selectors
-from ratings.models import PlayerRecord, RatedGame, Rating
+from ratings.models import LevelRating, PlayerRecord, RatedGame, Rating
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -59,3 +60,9 @@ class PlayerRecordAdmin(ReadOnlyAdmin):
 class RatedGameAdmin(ReadOnlyAdmin):
     list_display = ("game", "rated_at")
     ordering = ("-rated_at",)
+
+
+@admin.register(LevelRating)
+class LevelRatingAdmin(ReadOnlyAdmin):
+    list_display = ("level", "rating", "mu", "sigma", "games", "people", "updated_at")
+    ordering = ("-rating",)

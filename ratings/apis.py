@@ -3,6 +3,7 @@ ratings, thin over `ratings.selectors`."""
 
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,8 +14,10 @@ from games import selectors as game_selectors
 from games.errors import GameConflict
 from games.models import Game
 from ratings import selectors
-from ratings.presenters import game_rating_view
+from ratings.presenters import game_rating_view, level_row, step_row
 from ratings.serializers import (
+    ComputerLevelDetailSerializer,
+    ComputerLevelSerializer,
     GameRatingSerializer,
     LeaderboardFilterSerializer,
     LeaderboardPageSerializer,
@@ -36,6 +39,9 @@ class LeaderboardApi(APIView):
         parameters=[
             OpenApiParameter("variant", enum=Game.Variant.values, description="only this variant"),
             OpenApiParameter("players", int, enum=[2, 3, 4], description="only this many players"),
+            OpenApiParameter(
+                "computers", bool, description="also give the computer levels' ratings"
+            ),
             *page_parameters("players"),
         ],
         responses={
@@ -57,7 +63,60 @@ class LeaderboardApi(APIView):
         response.data["min_games"] = selectors.min_games()
         response.data["min_opponents"] = selectors.min_opponents()
         response.data["me"] = selectors.leaderboard_standing(user=request.user, **kind)
+        response.data["computer_levels"] = None
+        if filters.get("computers"):
+            standings = selectors.level_ratings()
+            places = selectors.leaderboard_level_places(standings, **kind)
+            response.data["computer_levels"] = [
+                {**level_row(s), "players_above": places[s.level]} for s in standings
+            ]
         return response
+
+
+class ComputerLevelsApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="The computer levels' ratings",
+        description=(
+            "Each computer level, weakest first, rated on the players' scale: fitted to the "
+            "calibration arena between levels and to their games against people with an "
+            'established rating (README, "Computer levels").'
+        ),
+        responses={200: ComputerLevelSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response([level_row(s) for s in selectors.level_ratings()])
+
+
+class ComputerLevelApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="One computer level",
+        description="Its rating, its record against people, and the calibration arena's runs "
+        "against its neighbours.",
+        responses={200: ComputerLevelDetailSerializer, 404: error_response("no such level")},
+    )
+    def get(self, request: Request, level: str) -> Response:
+        standing = selectors.level_standing(level=level)
+        if standing is None:
+            raise NotFound(
+                gettext("There is no computer level called %(level)s.") % {"level": level[:20]}
+            )
+        steps = [step_row(level, run) for run in selectors.level_steps(level=level)]
+        return Response(
+            {
+                **level_row(standing),
+                "calibration": [
+                    {
+                        key: step[key]
+                        for key in ("opponent", "games", "win_rate", "low", "high", "command")
+                    }
+                    for step in steps
+                ],
+            }
+        )
 
 
 class GameRatingApi(APIView):

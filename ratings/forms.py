@@ -23,3 +23,4 @@ class LeaderboardFilterForm(forms.Form):
         empty_value=None,
         required=False,
     )
+    computers = forms.BooleanField(required=False, label=_("Show the computer levels"))

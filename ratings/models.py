@@ -89,3 +89,25 @@ class RatedGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} rated at {self.rated_at:%Y-%m-%d %H:%M}"
+
+
+class LevelRating(models.Model):
+    """A computer level's place on the players' scale (`ratings.levels`), fitted again from
+    every result by `ratings.services.levels_rate` (the sweep, hourly): never moved game by game.
+    The counts are its finished games against people that the fit took (people with an
+    established rating), from the level's side."""
+
+    level = models.CharField(max_length=10, primary_key=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # `levels.LevelSkill.rating`, unrounded; pages round it.
+    rating = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    people = models.PositiveIntegerField(default=0, help_text="different people it played")
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    ties = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.level}: {self.rating:.0f} (mu {self.mu:.2f}, sigma {self.sigma:.2f})"

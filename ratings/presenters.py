@@ -6,11 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import gettext
 
+from games.models import Seat
 from games.presenters.names import public_username, seat_name
+from ratings import levels
 from ratings.fair_play import Unrated
-from ratings.selectors import GameRating
+from ratings.levels import ArenaPair
+from ratings.selectors import GameRating, LevelStanding
 
 
 def unrated_reason_text(reason: Unrated) -> str:
@@ -51,4 +55,52 @@ def game_rating_view(rating: GameRating) -> dict[str, Any]:
             }
             for seat in rating.seats
         ],
+    }
+
+
+def level_label(level: str) -> str:
+    """The level's name in the active language."""
+    return str(Seat.BotLevel(level).label) if level in Seat.BotLevel.values else level
+
+
+def chance_against(standing: LevelStanding, mu: float, sigma: float) -> float:
+    """The chance that a player of skill (mu, sigma) finishes ahead of the level in a
+    2-player game (`levels.expected`)."""
+    return levels.expected(mu, sigma, standing.mu, standing.sigma)
+
+
+def level_row(standing: LevelStanding) -> dict[str, Any]:
+    """A level as the leaderboard, the levels' page and the API list it."""
+    return {
+        "level": standing.level,
+        "name": level_label(standing.level),
+        "rating": standing.rating,
+        "mu": round(standing.mu, 2),
+        "sigma": round(standing.sigma, 2),
+        "games": standing.games,
+        "people": standing.people,
+        "wins": standing.wins,
+        "losses": standing.losses,
+        "ties": standing.ties,
+        "updated_at": standing.updated_at,
+        "url": reverse("ratings:level", args=[standing.level]),
+    }
+
+
+def step_row(level: str, run: ArenaPair) -> dict[str, Any]:
+    """A calibration run of `level` against a neighbour, from `level`'s side."""
+    ahead = run.stronger == level
+    low, high = run.interval()
+    rate, low, high = (run.win_rate, low, high) if ahead else (1 - run.win_rate, 1 - high, 1 - low)
+    return {
+        "opponent": run.weaker if ahead else run.stronger,
+        "opponent_name": level_label(run.weaker if ahead else run.stronger),
+        "games": run.games,
+        "win_rate": rate,
+        "low": low,
+        "high": high,
+        "win_percent": 100 * rate,
+        "low_percent": 100 * low,
+        "high_percent": 100 * high,
+        "command": run.command,
     }

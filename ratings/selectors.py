@@ -11,18 +11,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
 from accounts.names import player_name
 from games.models import Game, Seat
-from ratings import fair_play
-from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord, RatedGame, Rating
+from ratings import fair_play, levels
+from ratings.models import (
+    ANY_PLAYERS,
+    ANY_VARIANT,
+    LevelRating,
+    PlayerRecord,
+    RatedGame,
+    Rating,
+)
 
 PAGE_SIZE = 50
 
@@ -112,6 +120,22 @@ def player_rating(*, user: User) -> int | None:
     """The player's shown rating, rounded; None before their first rated game (1 query)."""
     value = Rating.objects.filter(user_id=user.pk).values_list("rating", flat=True).first()
     return round(value) if value is not None else None
+
+
+@dataclass(frozen=True)
+class PlayerSkill:
+    mu: float
+    sigma: float
+    rating: int  # shown, rounded
+
+
+def player_skill(*, user: User | AnonymousUser) -> PlayerSkill | None:
+    """The signed-in player's skill and shown rating; None for a visitor or a player with no
+    rated game yet (1 query, none for a visitor)."""
+    if not user.is_authenticated:
+        return None
+    found = Rating.objects.filter(user_id=user.pk).values_list("mu", "sigma", "rating").first()
+    return None if found is None else PlayerSkill(found[0], found[1], round(found[2]))
 
 
 def rating_history(*, user: User) -> list[tuple[datetime, int]]:
@@ -227,3 +251,192 @@ def game_rating(*, game: Game) -> GameRating:
         reason=fair_play.unrated_reason(game=game, seats=seats, rated=rated),
         seats=[SeatRating(seat, seat.rating_before, seat.rating_after) for seat in seats],
     )
+
+
+@dataclass
+class LevelRecord:
+    """A level's results against people that its fit takes (pairs of seats, its side)."""
+
+    games: set[Any]
+    people: set[int]
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+
+
+@dataclass(frozen=True)
+class LevelResults:
+    """What the levels' fit reads of the site (`ratings.levels.fit`): their results against
+    people and against each other in the same games, weighted, and their records."""
+
+    pairings: list[levels.Pairing]
+    records: dict[str, LevelRecord]
+
+
+def _level_seat_rows() -> dict[Any, list[tuple]]:
+    """Each finished game with a computer seat and a person's seat: its seats (1 query)."""
+    with_person = Seat.objects.filter(kind=Seat.Kind.HUMAN, user_id__isnull=False)
+    games = Game.objects.filter(
+        status=Game.Status.FINISHED,
+        is_study=False,
+        seats__kind=Seat.Kind.COMPUTER,
+        pk__in=with_person.values("game_id"),
+    )
+    rows = Seat.objects.filter(game_id__in=games.values("pk")).values_list(
+        "game_id",
+        "position",
+        "kind",
+        "bot_level",
+        "user_id",
+        "place",
+        "autoplay",
+        "resigned_at",
+        "timeouts",
+    )
+    out: dict[Any, list[tuple]] = {}
+    for row in rows.iterator(chunk_size=2000):
+        out.setdefault(row[0], []).append(row[1:])
+    return out
+
+
+def level_results() -> LevelResults:
+    """Every finished game between people and computer levels that the levels' fit takes, as
+    weighted pairings (3 queries, and 1 more for games where the computer took over a person's
+    seat).
+
+    Taken: the pairs of a level's seat with a person who has an established rating (rated games
+    against RATINGS_MIN_OPPONENTS different people, so that a new account moves nothing) and
+    played the game to its end (not a seat the computer took over), and with other levels in
+    the same game; not a game resigned or abandoned in its first moves (`fair_play.too_short`).
+    A game of n players weighs 1/(n - 1) a pair. Each person's games against one level weigh
+    at most RATINGS_LEVEL_GAMES_PER_PERSON games in all."""
+    games = _level_seat_rows()
+    people = {
+        user_id: (mu, sigma)
+        for user_id, mu, sigma in Rating.objects.filter(
+            opponents__gte=min_opponents(), user__deleted_at__isnull=True
+        ).values_list("user_id", "mu", "sigma")
+    }
+    taken_over = [game for game, seats in games.items() if any(seat[5] for seat in seats)]
+    moves = fair_play.game_moves(taken_over) if taken_over else {}
+
+    # (level, person) -> [score, games] before the cap; (level, level) -> [score, games].
+    against_people: dict[tuple[str, int], list[float]] = {}
+    games_per_person: dict[tuple[str, int], set[Any]] = {}
+    between_levels: dict[tuple[str, str], list[float]] = {}
+    records = {level: LevelRecord(set(), set()) for level in levels.LEVELS}
+    for game_id, seats in games.items():
+        humans = [s for s in seats if s[1] == Seat.Kind.HUMAN]
+        facts = [fair_play.SeatFacts(s[0], s[3] or 0, s[5], s[6], s[7]) for s in humans]
+        if game_id in moves and fair_play.too_short(facts, moves[game_id]):
+            continue
+        weight = 1.0 / (len(seats) - 1)
+        for level_seat in seats:
+            level, place = level_seat[2], level_seat[4]
+            if level_seat[1] != Seat.Kind.COMPUTER or level not in records or place is None:
+                continue
+            for other in seats:
+                if other is level_seat or other[4] is None:
+                    continue
+                score = 1.0 if place < other[4] else 0.5 if place == other[4] else 0.0
+                if other[1] == Seat.Kind.COMPUTER:
+                    if other[2] in records and other[2] != level and other[0] > level_seat[0]:
+                        pair = between_levels.setdefault((level, other[2]), [0.0, 0.0])
+                        pair[0] += score * weight
+                        pair[1] += weight
+                    continue
+                person = other[3]
+                if person not in people or other[5]:
+                    continue
+                total = against_people.setdefault((level, person), [0.0, 0.0])
+                total[0] += score * weight
+                total[1] += weight
+                games_per_person.setdefault((level, person), set()).add(game_id)
+                record = records[level]
+                record.games.add(game_id)
+                record.people.add(person)
+                record.wins += score == 1.0
+                record.ties += score == 0.5
+                record.losses += score == 0.0
+
+    cap = settings.RATINGS_LEVEL_GAMES_PER_PERSON
+    pairings = [run.pairing() for run in levels.calibration()]
+    for (level, person), (score, weight_sum) in against_people.items():
+        mu, sigma = people[person]
+        share = min(1.0, cap / len(games_per_person[level, person]))
+        pairings.append(levels.Pairing(level, None, score, weight_sum, mu, sigma, share))
+    for (a, b), (score, weight_sum) in between_levels.items():
+        pairings.append(levels.Pairing(a, b, score, weight_sum))
+    return LevelResults(pairings, records)
+
+
+@dataclass(frozen=True)
+class LevelStanding:
+    """A computer level's rating as pages and the API show it, with its record against
+    people."""
+
+    level: str
+    rating: int
+    mu: float
+    sigma: float
+    games: int = 0
+    people: int = 0
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+    updated_at: datetime | None = None
+
+
+def level_ratings() -> list[LevelStanding]:
+    """Every level's rating, weakest first (1 query): as last fitted (`services.levels_rate`),
+    or, before the first fit, from the calibration arena alone."""
+    stored = {row.level: row for row in LevelRating.objects.all()}
+    if len(stored) < len(levels.LEVELS):
+        return list(_calibration_only())
+    return [
+        LevelStanding(
+            level=row.level,
+            rating=round(row.rating),
+            mu=row.mu,
+            sigma=row.sigma,
+            games=row.games,
+            people=row.people,
+            wins=row.wins,
+            losses=row.losses,
+            ties=row.ties,
+            updated_at=row.updated_at,
+        )
+        for row in (stored[level] for level in levels.LEVELS)
+    ]
+
+
+@cache
+def _calibration_only() -> tuple[LevelStanding, ...]:
+    fitted = levels.fit(run.pairing() for run in levels.calibration())
+    return tuple(
+        LevelStanding(level, round(fitted[level].rating), fitted[level].mu, fitted[level].sigma)
+        for level in levels.LEVELS
+    )
+
+
+def level_standing(*, level: str) -> LevelStanding | None:
+    """One level's rating (`level_ratings`); None for a name that is no level."""
+    return next((row for row in level_ratings() if row.level == level), None)
+
+
+def level_steps(*, level: str) -> list[levels.ArenaPair]:
+    """The calibration arena's runs of `level` against its neighbours, the one below first."""
+    return [run for run in levels.calibration() if level in (run.stronger, run.weaker)]
+
+
+def leaderboard_level_places(
+    standings: list[LevelStanding], *, variant: str | None = None, num_players: int | None = None
+) -> dict[str, int]:
+    """Where each level falls on a leaderboard (`leaderboard()`): how many of its players are
+    rated at least as high (1 query)."""
+    if not standings:
+        return {}
+    counts = leaderboard(variant=variant, num_players=num_players).aggregate(
+        **{row.level: Count("pk", filter=Q(rating__gte=row.rating)) for row in standings}
+    )
+    return {row.level: counts[row.level] for row in standings}

@@ -15,6 +15,49 @@ class LeaderboardFilterSerializer(serializers.Serializer):
     players = serializers.ChoiceField(
         choices=[2, 3, 4], required=False, help_text="only games of this many players"
     )
+    computers = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="also give the computer levels, each with where it falls (`computer_levels`)",
+    )
+
+
+class ComputerLevelSerializer(serializers.Serializer):
+    level = serializers.CharField(help_text="the level's name: random, greedy, medium, ...")
+    name = serializers.CharField(help_text="its name in the reader's language")
+    rating = serializers.IntegerField(
+        help_text="on the players' scale: 1000 + 40 (mu - 3 sigma), never below 0"
+    )
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField(help_text="finished games against people that count")
+    people = serializers.IntegerField(help_text="different people in those games")
+    wins = serializers.IntegerField(help_text="pairs (the level, a person) it finished ahead")
+    losses = serializers.IntegerField(help_text="pairs it finished behind")
+    ties = serializers.IntegerField(help_text="pairs it finished level")
+    updated_at = serializers.DateTimeField(
+        allow_null=True, help_text="when it was last fitted; null: from the calibration alone"
+    )
+    url = serializers.CharField(help_text="its page")
+
+
+class CalibrationStepSerializer(serializers.Serializer):
+    opponent = serializers.CharField(help_text="the neighbouring level")
+    games = serializers.IntegerField()
+    win_rate = serializers.FloatField(help_text="this level's, ties as half, from 0 to 1")
+    low = serializers.FloatField(help_text="95% Wilson interval, low end")
+    high = serializers.FloatField(help_text="95% Wilson interval, high end")
+    command = serializers.CharField(help_text="the arena run that measured it")
+
+
+class ComputerLevelDetailSerializer(ComputerLevelSerializer):
+    calibration = CalibrationStepSerializer(many=True)
+
+
+class LeaderboardLevelSerializer(ComputerLevelSerializer):
+    players_above = serializers.IntegerField(
+        help_text="players on this leaderboard rated at least as high"
+    )
 
 
 class LeaderboardRowSerializer(serializers.Serializer):
@@ -48,6 +91,9 @@ class LeaderboardPageSerializer(serializers.Serializer):
         help_text="different opponents in rated games needed to appear"
     )
     results = LeaderboardRowSerializer(many=True)
+    computer_levels = LeaderboardLevelSerializer(
+        many=True, allow_null=True, help_text="with `computers=true`; else null"
+    )
     me = LeaderboardStandingSerializer(
         allow_null=True,
         help_text="the signed-in player's own row, wherever it falls; null for a visitor or a "

@@ -10,13 +10,23 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Min
 from django.utils import timezone
 
 from games.models import Game, Seat
-from ratings import fair_play, skill
-from ratings.models import ANY_PLAYERS, ANY_VARIANT, PlayerRecord, RatedGame, Rating
+from ratings import fair_play, levels, selectors, skill
+from ratings.models import (
+    ANY_PLAYERS,
+    ANY_VARIANT,
+    LevelRating,
+    PlayerRecord,
+    RatedGame,
+    Rating,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -135,4 +145,59 @@ def game_rate(*, game: Game, seats: list[Seat]) -> bool:
         unique_fields=["user", "variant", "num_players"],
         update_fields=["games", "wins", "rating"],
     )
+    return True
+
+
+def levels_rate() -> list[LevelRating]:
+    """Fit every computer level's rating again from all its results (`selectors.level_results`,
+    `levels.fit`) and store them: safe to run twice, and at any time (the sweep runs it every
+    RATINGS_LEVELS_EVERY_SECONDS). Writes the 5 rows in one transaction."""
+    results = selectors.level_results()
+    fitted = levels.fit(results.pairings)
+    now = timezone.now()
+    rows = []
+    for level in levels.LEVELS:
+        found, record = fitted[level], results.records[level]
+        rows.append(
+            LevelRating(
+                level=level,
+                mu=found.mu,
+                sigma=found.sigma,
+                rating=found.rating,
+                games=len(record.games),
+                people=len(record.people),
+                wins=record.wins,
+                losses=record.losses,
+                ties=record.ties,
+                updated_at=now,
+            )
+        )
+    with transaction.atomic():
+        LevelRating.objects.bulk_create(
+            rows,
+            update_conflicts=True,
+            unique_fields=["level"],
+            update_fields=[
+                "mu",
+                "sigma",
+                "rating",
+                "games",
+                "people",
+                "wins",
+                "losses",
+                "ties",
+                "updated_at",
+            ],
+        )
+    return rows
+
+
+def levels_rate_if_due(now: datetime | None = None) -> bool:
+    """`levels_rate` if the last fit is older than RATINGS_LEVELS_EVERY_SECONDS (or never ran):
+    what the sweep calls. Returns whether it ran."""
+    now = now or timezone.now()
+    last = LevelRating.objects.aggregate(last=Min("updated_at"))["last"]
+    if last is not None and now - last < timedelta(seconds=settings.RATINGS_LEVELS_EVERY_SECONDS):
+        return False
+    levels_rate()
     return True

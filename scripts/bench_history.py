@@ -10,6 +10,8 @@ serves it with gunicorn (DEBUG=0, as `bench_web.py`) and measures, through HTTP 
 concurrent clients, p50 and p95 over `--requests` anonymous requests of each page.
 
 Target (issue 14): the leaderboard and the first and 50th page of history under 100 ms p95.
+Reported beside them: the leaderboard with the computer levels, a level's page, and how long
+`manage.py rate_levels` (the levels' fit, #36) takes over every game with a computer seat.
 """
 
 from __future__ import annotations
@@ -103,12 +105,18 @@ def main() -> None:
     vacuum(database_url)
     print(f"VACUUM ANALYZE took {time.perf_counter() - started:.1f} s", flush=True)
     player = a_player(database_url)
+    # The computer levels' fit (#36) over every game with a computer seat (about 5% of them).
+    started = time.perf_counter()
+    subprocess.run([python, "manage.py", "rate_levels"], **run)
+    levels_seconds = time.perf_counter() - started
 
     port = free_port()
     server = start_gunicorn(port, env)
     pages = [
         ("leaderboard page", "/leaderboard/", True),
         ("leaderboard API", "/api/leaderboard/", True),
+        ("leaderboard with levels", "/leaderboard/?computers=on", False),
+        ("a computer level's page", "/computer/strong/", False),
         ("history page 1", "/history/", True),
         ("history page 50", "/history/?page=50", True),
         ("games API finished p1", "/api/games/?status=finished", True),
@@ -138,6 +146,7 @@ def main() -> None:
             f"{r.name:<28} {path:<40} {len(r.latencies):>8} {r.errors:>6}"
             f" {r.pct(0.5):>8.1f} {r.pct(0.95):>8.1f}"
         )
+    print(f"\nmanage.py rate_levels (the levels' fit, its own process): {levels_seconds:.1f} s")
     print()
     for (_, _, target), r in zip(pages, results, strict=True):
         verdict = "ok" if r.pct(0.95) < TARGET_MS and not r.errors else "MISSED"

@@ -60,6 +60,8 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "bot_levels": bot_levels(),
+        # The levels' ratings on the players' scale (ratings adds them).
+        "bot_levels_panels": panels_render("new_game_levels", request),
     }
     return render(request, "games/new.html", context)
 

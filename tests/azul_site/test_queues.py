@@ -32,6 +32,7 @@ def queue_of(task: str, queue: str | None = None) -> str:
         ("games.tasks.sweep", "sweeps"),
         ("notifications.tasks.sweep", "sweeps"),
         ("analysis.tasks.sweep", "sweeps"),
+        ("ratings.tasks.sweep", "sweeps"),
         ("notifications.tasks.send_notification", "mail"),
         ("notifications.tasks.send_event", "mail"),
         ("analysis.tasks.analyse_game", "analysis"),
@@ -51,7 +52,9 @@ def test_the_slow_levels_moves_go_to_their_own_queue():
 def test_every_task_of_the_site_is_routed():
     """A new task gets a queue of its kind, not Celery's default one that nobody watches."""
     ours = {
-        name for name in app.tasks if name.split(".")[0] in ("games", "notifications", "analysis")
+        name
+        for name in app.tasks
+        if name.split(".")[0] in ("games", "notifications", "analysis", "ratings")
     }
     assert ours, "the site's tasks are registered"
     assert ours <= set(settings.CELERY_TASK_ROUTES), ours - set(settings.CELERY_TASK_ROUTES)

@@ -115,6 +115,9 @@ def test_no_serious_violation_on_any_page_a_player_meets(
     check("my games", "/games/")
     check("history", "/history/")
     check("leaderboard", "/leaderboard/")
+    check("leaderboard with the computer levels", "/leaderboard/?computers=on")
+    check("computer levels", "/computer/")
+    check("a computer level", "/computer/strong/")
     token_create(user=alice, name="bot")  # the settings page lists it, with its Revoke button
     check("settings, with an API token", "/settings/")
     check("lobby", "/lobby/")

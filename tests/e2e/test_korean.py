@@ -28,7 +28,8 @@ def test_pages_and_the_board_script_speak_korean(korean, live_server, start_game
     base = live_server.url
     page = korean.new_page()
     page.set_default_timeout(10_000)
-    for path in ("/", "/lobby/", "/rules/", "/history/", "/leaderboard/", "/accounts/login/"):
+    pages = ("/", "/lobby/", "/rules/", "/history/", "/leaderboard/", "/computer/strong/")
+    for path in (*pages, "/accounts/login/"):
         page.goto(base + path)
         assert page.locator("html").get_attribute("lang") == "ko", path
         assert HANGUL.search(page.locator("main").inner_text()), path

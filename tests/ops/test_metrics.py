@@ -133,11 +133,13 @@ def test_each_sweep_is_timed(django_capture_on_commit_callbacks):
     from analysis import tasks as analysis_tasks
     from games import tasks as games_tasks
     from notifications import tasks as notifications_tasks
+    from ratings import tasks as ratings_tasks
 
     for name, task in (
         ("games", games_tasks.sweep),
         ("notifications", notifications_tasks.sweep),
         ("analysis", analysis_tasks.sweep),
+        ("ratings", ratings_tasks.sweep),
     ):
         before = sample("azul_sweep_duration_seconds_count", sweep=name)
         task()
