@@ -1,0 +1,255 @@
+"""How the computer players judge a position: the one evaluator that greedy's immediate worths,
+the search's move ordering, its rollout policy and the end of its rollouts all use.
+
+- :func:`placement_gain`: what a tile reaching a wall space is worth now: its points
+  (:func:`azul.wall_points`) plus its progress toward the row, column and colour bonuses, each
+  bonus weighted by how reachable it still is (:func:`bonus_potential`, :func:`rounds_left`).
+- :func:`placement_worths`: what a take is worth: that gain if the tiles fill their pattern
+  line (else a little per tile waiting), less the floor penalty the overflow and the marker cost.
+- :func:`evaluate_board` and :func:`rewards`: what a board is worth between rounds, and each
+  player's reward where a rollout stopped (its worth against the best opponent's); the
+  :func:`margin` alone, in points, is what the post-game analysis reports.
+
+The numbers come from :class:`Weights` (tuned in ``tools/BOTS.md``); greedy's are its own
+(:mod:`.bots`). Walls are bitmasks here: bit ``row * 5 + column`` is set when that space holds a
+tile (:attr:`azul.state.Board.filled`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from azul.notation import FLOOR
+from azul.state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, Board, State
+from azul.tiling import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, wall_points
+
+COLUMN_CELLS = [sum(1 << (5 * r + c) for r in range(5)) for c in range(5)]
+"""The wall spaces (bits) of each column."""
+COLOR_CELLS = [sum(1 << (5 * r + (c + r) % 5) for r in range(5)) for c in range(5)]
+"""Colored wall: the spaces (bits) where each colour goes."""
+NOT_LAST_COLUMN = sum(15 << (5 * r) for r in range(5))
+
+
+def bonus_potential(chance: float) -> list[list[float]]:
+    """``table[rounds][need]``: the share of a bonus counted when ``need`` tiles are missing and
+    about ``rounds`` rounds remain (at most one tile per wall row and round), with ``chance`` the
+    rough chance of adding each further tile before the game ends."""
+    return [
+        [1.0 if need == 0 else (chance**need if need <= rounds else 0.0) for need in range(6)]
+        for rounds in range(6)
+    ]
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The search's knobs and the evaluation's weights (points unless said otherwise)."""
+
+    c_uct: float = 20.0
+    """Exploration constant, in points (rewards are point differences): about the spread of
+    the rewards, so that a one-second search keeps testing the opponents' replies."""
+    widen_base: int = 3
+    widen_rate: float = 1.5
+    """Progressive widening: a node with ``n`` visits considers its ``widen_base + widen_rate *
+    sqrt(n)`` best moves by immediate worth."""
+    max_lines: int = 3
+    """Pattern lines kept per (source, colour) in the tree (the best by immediate worth)."""
+    noise: float = 3.0
+    """Rollout policy: uniform noise added to each take's immediate worth."""
+    extend_below: int = 12
+    """Rollouts go on through a sampled next round when the root offers at most this many
+    tiles (0: never); 12 is about the second half of a 2-player round (see BOTS.md)."""
+    own_weight: float = 1.5
+    """Share of a player's own worth added to its reward (worth minus the best opponent's):
+    above 1 so that two searchers build rather than starve each other (see BOTS.md)."""
+    rival_own_weight: float | None = None
+    """``own_weight`` of the searcher's opponents as it models them (None: the same as its
+    own); 0 models them as playing for the difference alone."""
+    win_bonus: float = 25.0
+    """Reward for winning a game that ends in the rollout (on top of the score difference):
+    large enough that in the last round no gain in points outweighs the win."""
+    partial_line: float = 0.45
+    """Worth of a tile waiting on an unfinished pattern line at the end of a round."""
+    near_line: float = 0.6
+    """Extra worth of an unfinished pattern line missing a single tile."""
+    adjacency: float = 0.25
+    """Worth of each pair of neighbouring wall tiles (later tiles next to them score more)."""
+    marker: float = 2.0
+    """Worth of starting the next round."""
+    chance: float = 0.55
+    """Rough chance of adding each further tile a bonus still needs before the game ends."""
+
+    @functools.cached_property
+    def potential(self) -> list[list[float]]:
+        """:func:`bonus_potential` for these weights' ``chance``."""
+        return bonus_potential(self.chance)
+
+
+DEFAULT = Weights()
+
+
+def rounds_left(state: State) -> int:
+    """About how many rounds follow the current one (complete pattern lines counted as tiled):
+    the fullest wall row completes within about that many."""
+    most = 0
+    for board in state.boards:
+        filled = board.filled
+        line_count = board.line_count
+        for line in range(5):
+            n = ((filled >> (5 * line)) & 31).bit_count()
+            if line_count[line] == line + 1:
+                n += 1
+            if n > most:
+                most = n
+    return 0 if most >= 5 else 5 - most
+
+
+def wall_after_tiling(board: Board, gray: bool) -> int:
+    """The wall's tiles (bits) once this round's complete pattern lines are tiled. On the colored
+    wall their spaces are known; on the gray wall they are chosen then: the wall as it stands."""
+    filled = board.filled
+    if not gray:
+        line_count, line_color = board.line_count, board.line_color
+        for line in range(5):
+            if line_count[line] == line + 1:
+                filled |= 1 << (5 * line + (line_color[line] + line) % 5)
+    return filled
+
+
+def tiles_of_color(board: Board, filled: int, color: int, gray: bool) -> int:
+    """How many tiles of ``color`` a wall holds: ``filled`` (colored wall) or ``board``'s."""
+    if gray:
+        have = 0
+        for mask in board.col_mask:
+            have += mask >> color & 1
+        return have
+    return (filled & COLOR_CELLS[color]).bit_count()
+
+
+def placement_gain(
+    filled: int, line: int, column: int, same_color: int, potential: Sequence[float]
+) -> float:
+    """Points plus bonus progress for a tile at (``line``, ``column``) of a wall whose tiles are
+    the bits of ``filled`` and which holds ``same_color`` tiles of its colour; ``potential`` is
+    a row of :func:`bonus_potential` for the rounds left."""
+    rows = ((filled >> (5 * line)) & 31).bit_count()
+    columns = (filled & COLUMN_CELLS[column]).bit_count()
+    return (
+        wall_points(filled, line, column)
+        + ROW_BONUS * (potential[4 - rows] - potential[5 - rows])
+        + COLUMN_BONUS * (potential[4 - columns] - potential[5 - columns])
+        + COLOR_BONUS * (potential[4 - same_color] - potential[5 - same_color])
+    )
+
+
+def placement_worths(
+    lines: Sequence[tuple[int, int, float]], count: int, floor: int, marker: int, partial: float
+) -> list[tuple[float, int]]:
+    """(worth, line) of each placement of ``count`` tiles, with the starting player marker if
+    ``marker`` is 1, on a board whose floor line holds ``floor`` tiles: on each pattern line of
+    ``lines``, given as (line, spaces left, :func:`placement_gain` of completing it), or on the
+    floor line if ``lines`` is empty. A line the tiles fill is worth its gain, else ``partial``
+    a tile waiting; less, either way, the floor penalty the overflow and the marker add."""
+    base = FLOOR_PENALTY_TOTAL[floor]
+    out = []
+    for line, room, gain in lines:
+        if count >= room:
+            after = floor + count - room + marker
+        else:
+            gain = partial * count
+            after = floor + marker
+        if after > FLOOR_SIZE:
+            after = FLOOR_SIZE
+        out.append((gain - (FLOOR_PENALTY_TOTAL[after] - base), line))
+    if not out:
+        after = floor + count + marker
+        if after > FLOOR_SIZE:
+            after = FLOOR_SIZE
+        out.append((float(base - FLOOR_PENALTY_TOTAL[after]), FLOOR))
+    return out
+
+
+def evaluate_board(board: Board, rounds: int, gray: bool, weights: Weights = DEFAULT) -> float:
+    """Worth of a board between rounds when about ``rounds`` more rounds will be played: the
+    score, each end-of-game bonus weighted by how reachable it still is, wall adjacency and the
+    tiles waiting on pattern lines."""
+    potential = weights.potential[rounds]
+    filled = board.filled
+    value = float(board.score)
+    for r in range(5):
+        value += ROW_BONUS * potential[5 - ((filled >> (5 * r)) & 31).bit_count()]
+    for c in range(5):
+        value += COLUMN_BONUS * potential[5 - (filled & COLUMN_CELLS[c]).bit_count()]
+    if gray:
+        col_mask = board.col_mask
+        for c in range(5):
+            have = 0
+            for m in col_mask:
+                have += m >> c & 1
+            value += COLOR_BONUS * potential[5 - have]
+    else:
+        for c in range(5):
+            value += COLOR_BONUS * potential[5 - (filled & COLOR_CELLS[c]).bit_count()]
+    if rounds:
+        value += weights.adjacency * (
+            (filled & (filled >> 1) & NOT_LAST_COLUMN).bit_count()
+            + (filled & (filled >> 5)).bit_count()
+        )
+        line_count = board.line_count
+        for line in range(1, 5):
+            n = line_count[line]
+            if n:
+                value += weights.partial_line * n
+                if n == line:
+                    value += weights.near_line
+    return value
+
+
+def worths(state: State, rounds: int, weights: Weights) -> list[float]:
+    """Every player's worth where a rollout stopped: the final scores once the game is over."""
+    if state.phase == "over":
+        return [float(b.score) for b in state.boards]
+    gray = state.gray
+    values = [evaluate_board(b, rounds, gray, weights) for b in state.boards]
+    starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
+    if rounds:
+        values[starter] += weights.marker
+    return values
+
+
+def margin(values: Sequence[float], player: int) -> float:
+    """``player``'s worth minus the best opponent's (:func:`worths`): the final score margin,
+    in points, that the evaluation expects where a rollout stopped (the margin itself once the
+    game is over). The post-game analysis judges moves by it (:mod:`.judge`)."""
+    return values[player] - max(w for q, w in enumerate(values) if q != player)
+
+
+def rewards(state: State, rounds: int, weights: Weights, searcher: int = -1) -> list[float]:
+    """Every player's reward where a rollout stopped: its worth minus the best opponent's, plus
+    its share of its own worth (``own_weight``, or ``rival_own_weight`` for the ``searcher``'s
+    opponents), plus or minus ``win_bonus`` in a finished game."""
+    return rewards_of(state, worths(state, rounds, weights), weights, searcher)
+
+
+def rewards_of(
+    state: State, values: list[float], weights: Weights, searcher: int = -1
+) -> list[float]:
+    """:func:`rewards` from the players' :func:`worths` ``values``, already computed."""
+    over = state.phase == "over"
+    keys: list[float] = []
+    if over:  # equal scores: the most complete rows wins (rulebook), worth a fraction of a point
+        keys = [w + 0.01 * b.complete_rows() for w, b in zip(values, state.boards, strict=True)]
+    own = weights.own_weight
+    rival = own if weights.rival_own_weight is None else weights.rival_own_weight
+    out = []
+    for p, mine in enumerate(values):
+        best_other = max(w for q, w in enumerate(values) if q != p)
+        reward = mine - best_other
+        if over:
+            lead = keys[p] - max(k for q, k in enumerate(keys) if q != p)
+            if lead:
+                reward += weights.win_bonus if lead > 0 else -weights.win_bonus
+        share = own if p == searcher or searcher < 0 else rival
+        out.append(reward + share * mine)
+    return out

@@ -1,0 +1,35 @@
+"""The Celery app. How the site sends a task, and the options its tasks take, are in
+`core.tasks`."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery, signals
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
+
+app = Celery("azul_site")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+@signals.celeryd_init.connect
+def _serve_metrics(**_: object) -> object:
+    """A worker started with METRICS_PORT serves its metrics there (core.metrics), from its main
+    process: its pool processes, forked after this, write theirs to PROMETHEUS_MULTIPROC_DIR."""
+    from django.conf import settings
+
+    from core import metrics
+
+    if not settings.METRICS_PORT:
+        return None
+    metrics.empty_multiprocess_dir()
+    return metrics.serve_worker_metrics(settings.METRICS_PORT, settings.METRICS_ADDRESS)
+
+
+@signals.worker_process_shutdown.connect
+def _forget_pool_process(pid: int | None = None, **_: object) -> None:
+    from core import metrics
+
+    metrics.process_exited(pid or os.getpid())

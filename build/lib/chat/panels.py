@@ -1,0 +1,119 @@
+"""The chat panel on the board page (`core.panels`, registered in `ChatConfig.ready`): the
+newest messages the viewer sees, and the form to write one. Its queries do not grow with the
+number of messages (`selectors.PAGE_SIZE` at most)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language
+
+from accounts.names import player_name
+from chat import selectors, services, versions
+from chat.errors import ChatError
+from core.cache import cached
+from core.holes import CSRF_HOLE
+from core.panels import Panel, panel_register
+
+PANEL_SECONDS = 600
+"""How long a rendered panel is kept at most: what changes with time alone (the chat closing
+some days after the game finished, a player's new name) shows within this."""
+
+
+def game_page_panel(request: HttpRequest, *, game_id: Any, **page: Any) -> Panel | None:
+    """None for a viewer who may not read the game's chat. Kept as rendered per game, viewer
+    and language until the chat's versions change (`chat.versions`): a page whose chat has not
+    changed reads it with no query."""
+    if not request.user.is_authenticated:
+        return None  # the chat is for signed-in players and spectators, as in the API
+    viewer_id = request.user.pk
+    chat_versions = versions.versions_key(game_id=game_id, user_id=viewer_id)
+    key = f"chat:panel:{game_id}:{viewer_id}:{get_language()}:{chat_versions}"
+    html = cached(key, lambda: _render(request, game_id), PANEL_SECONDS)
+    return Panel.rendered(html) if html else None
+
+
+def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
+    """The chat's setting on the settings page: whether spectators may read the chat of the
+    player's finished games (the same setting as the board's "Chat settings")."""
+    if not request.user.is_authenticated:
+        return None
+    context = {
+        "spectators_may_read": selectors.spectators_may_read(user_id=request.user.pk),
+        "csrf_token": CSRF_HOLE,  # filled for this request by `core.panels`
+    }
+    return Panel.rendered(render_to_string("chat/_settings.html", context))
+
+
+def _render(request: HttpRequest, game_id: Any) -> str:
+    try:
+        access = selectors.chat_access(game_id=game_id, viewer=request.user)
+    except ChatError:
+        return ""
+    chat = selectors.chat_page(access=access, viewer=request.user)
+    context = {
+        "game_id": game_id,
+        "chat": chat,
+        "can_write": access.can_write,
+        "is_player": access.is_player,
+        "max_length": services.MAX_LENGTH,
+        "api_url": reverse("chat_api:chat", args=[game_id]),
+        # The other players, to mute (or unmute) their messages.
+        "others": [
+            {
+                "id": s.user_id,
+                "name": player_name(s.user),
+                "muted": s.user_id in chat.muted_player_ids,
+            }
+            for s in access.players
+            if s.user_id != request.user.pk
+        ],
+        # Filled in for each request (`core.panels`).
+        "csrf_token": CSRF_HOLE,
+        "spectators_may_read": access.viewer_allows_spectators,
+        "newest_id": chat.lines[-1].id if chat.lines else 0,
+    }
+    return render_to_string("chat/_panel.html", context)
+
+
+REPLAY_LINES = 10
+"""The messages a replay's position shows: the newest written up to it."""
+
+
+def replay_position_panel(request: HttpRequest, *, game: Any, ply: int) -> Panel | None:
+    """On the replay's position `ply`, the chat as it stood then: the newest messages written
+    at or before it, for a viewer who may read the game's chat. The replay renders every
+    position in one request, so the messages are read once per request (kept on it)."""
+    if not request.user.is_authenticated:
+        return None  # the chat is for signed-in players and spectators, as in the API
+    lines = _replay_lines(request, game.pk)
+    if lines is None:
+        return None
+    shown = [line for line in lines if line.ply <= ply][-REPLAY_LINES:]
+    return Panel("chat/_replay.html", {"lines": shown, "ply": ply})
+
+
+def _replay_lines(request: HttpRequest, game_id: Any) -> list[selectors.ChatLine] | None:
+    kept: dict[Any, list[selectors.ChatLine] | None] = request.__dict__.setdefault(
+        "_chat_replay_lines", {}
+    )
+    if game_id not in kept:
+        try:
+            access = selectors.chat_access(game_id=game_id, viewer=request.user)
+        except ChatError:
+            kept[game_id] = None
+        else:
+            lines = selectors.chat_page(
+                access=access, viewer=request.user, limit=selectors.REPLAY_LIMIT
+            ).lines
+            kept[game_id] = lines
+    return kept[game_id]
+
+
+def panels_register() -> None:
+    panel_register("game_page", game_page_panel)
+    panel_register("settings_page", settings_page_panel)
+    panel_register("replay_position", replay_position_panel)

@@ -1,0 +1,124 @@
+"""The chat's page actions, for the board page's forms without JavaScript: write a message,
+mute or unmute the game's chat, report a message, and the spectators setting."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, HttpResponseForbidden
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.http import AuthenticatedHttpRequest
+from chat import services
+from chat.errors import ChatError, ChatNotFound
+
+
+def _back(game_id: UUID) -> HttpResponse:
+    return redirect(reverse("games:detail", args=[game_id]) + "#chat")
+
+
+def _refused(request: AuthenticatedHttpRequest, exc: ChatError) -> HttpResponse | None:
+    if isinstance(exc, ChatNotFound):
+        raise Http404(exc.message)
+    if exc.status_code == 403 and exc.code == "chat_forbidden":
+        return HttpResponseForbidden(exc.message)
+    messages.error(request, exc.message)
+    return None
+
+
+@login_required
+@require_POST
+def message_post(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    try:
+        services.message_post(game_id=game_id, user=request.user, text=request.POST.get("text"))
+    except ChatError as exc:
+        refused = _refused(request, exc)
+        if refused is not None:
+            return refused
+    return _back(game_id)
+
+
+@login_required
+@require_POST
+def game_mute(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    muted = request.POST.get("muted") == "1"
+    try:
+        services.mute_game(user=request.user, game_id=game_id, muted=muted)
+    except ChatError as exc:
+        refused = _refused(request, exc)
+        if refused is not None:
+            return refused
+    else:
+        messages.success(
+            request, _("This game's chat is muted.") if muted else _("This game's chat is back.")
+        )
+    return _back(game_id)
+
+
+@login_required
+@require_POST
+def player_mute(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    muted = request.POST.get("muted") == "1"
+    try:
+        services.mute_player(user=request.user, muted_id=request.POST.get("player"), muted=muted)
+    except ChatError as exc:
+        refused = _refused(request, exc)
+        if refused is not None:
+            return refused
+    else:
+        messages.success(
+            request,
+            _("That player's messages are muted.")
+            if muted
+            else _("That player's messages are back."),
+        )
+    return _back(game_id)
+
+
+@login_required
+@require_POST
+def message_report(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    try:
+        services.message_report(
+            user=request.user,
+            message_id=request.POST.get("message"),
+            reason=request.POST.get("reason"),
+        )
+    except ChatError as exc:
+        refused = _refused(request, exc)
+        if refused is not None:
+            return refused
+    else:
+        messages.success(request, _("Thank you: a moderator will look at the message."))
+    return _back(game_id)
+
+
+@login_required
+@require_POST
+def privacy_set(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    _privacy_post(request)
+    return _back(game_id)
+
+
+@login_required
+@require_POST
+def privacy_settings_set(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The same setting, from the settings page."""
+    _privacy_post(request)
+    return redirect(reverse("accounts:settings") + "#chat-settings")
+
+
+def _privacy_post(request: AuthenticatedHttpRequest) -> None:
+    allowed = request.POST.get("spectators_may_read") == "1"
+    services.privacy_set(user=request.user, spectators_may_read=allowed)
+    messages.success(
+        request,
+        _("Spectators may read the chat of your finished games if every player allows it.")
+        if allowed
+        else _("Spectators may not read the chat of your games."),
+    )

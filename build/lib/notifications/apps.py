@@ -1,0 +1,30 @@
+from typing import Any
+
+from django.apps import AppConfig
+
+
+class NotificationsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "notifications"
+
+    def ready(self) -> None:
+        # Registers the tasks in every process, so that a task sent by name runs in-process when
+        # Celery is eager (development, tests) instead of going to a broker.
+        import notifications.tasks  # noqa: F401
+        from notifications import receivers
+
+        receivers.connect()
+        from core.panels import panel_register
+        from notifications import push_panels
+
+        panel_register("settings_page", push_panels.settings_page_panel)
+        from notifications import webhook_panels
+
+        panel_register("settings_page", webhook_panels.settings_page_panel)
+
+    def sweep(self) -> Any:
+        """This app's periodic work, for `manage.py sweep` (Celery beat runs
+        `notifications.tasks.sweep`): reminders, pending mail, digests."""
+        from notifications import sweeps
+
+        return sweeps.sweep()

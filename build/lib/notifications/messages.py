@@ -1,0 +1,58 @@
+"""The short form of a notification that a push notice or a webhook carries: a title, a line,
+the game's link and the one-click link that turns the kind off on that channel. In the
+recipient's language, from the email's subject (`emails.subject`), and with nothing the
+recipient may not see (no future draws, nothing of another player's that is hidden)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.urls import reverse
+
+from notifications import emails, tokens
+from notifications.models import Notification
+
+
+@dataclass(frozen=True)
+class ShortMessage:
+    kind: str
+    title: str
+    body: str
+    # The game's page (absolute), or the site's home for what is about no game.
+    url: str
+    game_id: str | None
+    # The link that turns this kind off on this channel (POST, or GET to be asked).
+    turn_off_url: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "title": self.title,
+            "body": self.body,
+            "url": self.url,
+            "game_id": self.game_id,
+            "turn_off_url": self.turn_off_url,
+        }
+
+
+def short_message(notification: Notification, *, channel: str) -> ShortMessage:
+    """`notification` (its recipient and profile loaded) as a push notice or a webhook says it."""
+    subject = emails.subject(notification)
+    game_id = str(notification.game_id) if notification.game_id else None
+    url = (
+        settings.SITE_URL + reverse("games:detail", args=[game_id])
+        if game_id
+        else settings.SITE_URL + "/"
+    )
+    return ShortMessage(
+        kind=notification.kind,
+        title=settings.SITE_NAME,
+        body=subject,
+        url=url,
+        game_id=game_id,
+        turn_off_url=tokens.unsubscribe_url(
+            user_id=notification.recipient_id, kind=notification.kind, channel=channel
+        ),
+    )

@@ -1,0 +1,377 @@
+"""The outbox of notification emails.
+
+Every email the site sends about games is first a `Notification` row, written in the same
+transaction as the change it is about: a row is never lost with a broker that was down, and a
+row is sent once, by whichever worker claims it with a compare-and-swap UPDATE
+(`sending.notification_send`). Rows are kept as the record of what was sent.
+"""
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Notification(models.Model):
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", _("Your turn")
+        INVITATION = "invitation", _("Invitation")
+        GAME_STARTED = "game_started", _("Game started")
+        GAME_OVER = "game_over", _("Game over")
+        REMINDER = "reminder", _("Reminder")
+        TIMEOUT = "timeout", _("Timeout")
+        DIGEST = "digest", _("Daily digest")
+        # To a game's creator: an invited player declined (`games.services.invitation_respond`).
+        INVITATION_DECLINED = "invitation_declined", _("Invitation declined")
+        # To the other players of a game: a player resigned (`games.services.game_resign`).
+        RESIGNED = "resigned", _("Player resigned")
+        # To those who joined or are invited: the creator called the game off before it started
+        # (`games.services.game_cancel`).
+        GAME_CANCELLED = "game_cancelled", _("Game cancelled")
+        # To the other players of a game: new chat messages, several collapsed into one email
+        # (`receivers.tell_players`), for those who turned chat emails on.
+        CHAT_MESSAGE = "chat_message", _("Chat message")
+        # To a webhook's owner: it kept failing and was turned off (`webhooks`). About no game,
+        # with no choice of its own: it tells of something the player set up that stopped.
+        WEBHOOK_DISABLED = "webhook_disabled", _("Webhook turned off")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        HELD = "held", _("Held for the digest")
+        SENT = "sent", _("Sent")
+        FAILED = "failed", _("Failed")
+        SKIPPED = "skipped", _("Skipped")
+
+    # No index of its own: the unique (recipient, game, ply, kind) index serves it.
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        db_index=False,
+    )
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    # Every kind but the digest is about one game.
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    # The game's ply the notification is about: one "your turn" per move, one reminder per turn.
+    ply = models.PositiveIntegerField(default=0)
+    # A digest's day, in the recipient's time zone: one digest per local day.
+    digest_date = models.DateField(null=True, blank=True)
+    # For a row held for the digest: the digest that carries it, once one was built.
+    digest = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="carried",
+        db_index=False,
+    )
+    # What the caller knew that the email shows and the game does not keep (e.g. the move the
+    # server made at a timeout); a digest keeps the games it lists.
+    context = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    # When a pending row may go out: at once, after the grace period (your turn), or after a
+    # failed attempt's backoff. Null for rows held for the digest.
+    send_after = models.DateTimeField(null=True, blank=True)
+    # A sender owns the row until then; a sender that died leaves a claim that runs out.
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            # The sweep's "pending and due" (ORDER BY send_after): only pending rows are in it,
+            # so it stays the size of the backlog, not of the history.
+            models.Index(
+                fields=["send_after"], condition=Q(status="pending"), name="notification_due_idx"
+            ),
+            # What each player has held for the digest.
+            models.Index(
+                fields=["recipient"], condition=Q(status="held"), name="notification_held_idx"
+            ),
+        ]
+        constraints = [
+            # The backstop that makes a repeated notify() a no-op. Digests have no game, and
+            # NULLs are distinct, so this never applies to them; the next one does.
+            models.UniqueConstraint(
+                fields=["recipient", "game", "ply", "kind"], name="notification_once_per_ply"
+            ),
+            models.UniqueConstraint(
+                fields=["recipient", "digest_date"],
+                condition=Q(kind="digest"),
+                name="notification_one_digest_a_day",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="digest", game__isnull=True, digest_date__isnull=False)
+                | Q(kind="webhook_disabled", game__isnull=True, digest_date__isnull=True)
+                | (
+                    ~Q(kind__in=["digest", "webhook_disabled"])
+                    & Q(game__isnull=False, digest_date__isnull=True)
+                ),
+                name="notification_game_unless_digest",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    kind__in=[
+                        "your_turn",
+                        "invitation",
+                        "game_started",
+                        "game_over",
+                        "reminder",
+                        "timeout",
+                        "digest",
+                        "invitation_declined",
+                        "resigned",
+                        "game_cancelled",
+                        "chat_message",
+                        "webhook_disabled",
+                    ]
+                ),
+                name="notification_kind_choice",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "held", "sent", "failed", "skipped"]),
+                name="notification_status_choice",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        about = f"game {self.game_id} ply {self.ply}" if self.game_id else str(self.digest_date)
+        return f"{self.get_kind_display()} for user {self.recipient_id} ({about}, {self.status})"
+
+
+# Which profile field holds the player's choice for each kind (accounts.models.Delivery); the
+# digest is on or off (`email_digest`).
+PREFERENCE_FIELDS = {
+    Notification.Kind.YOUR_TURN: "email_your_turn",
+    Notification.Kind.INVITATION: "email_invitation",
+    Notification.Kind.GAME_STARTED: "email_game_started",
+    Notification.Kind.GAME_OVER: "email_game_over",
+    Notification.Kind.REMINDER: "email_reminder",
+    Notification.Kind.TIMEOUT: "email_timeout",
+    # Kinds with no choice of their own follow the nearest one, so that a player who turned
+    # those off hears nothing of the kind either: the answer to an invitation one sent goes
+    # with invitations, a player's resignation with the game's end.
+    Notification.Kind.INVITATION_DECLINED: "email_invitation",
+    Notification.Kind.RESIGNED: "email_game_over",
+    # A game called off before it started goes with the invitations that made it.
+    Notification.Kind.GAME_CANCELLED: "email_invitation",
+    Notification.Kind.CHAT_MESSAGE: "email_chat",
+}
+
+
+def kinds_sharing_choice(kind: str) -> list[str]:
+    """The kinds that one choice on the settings page covers, `kind` among them (what
+    unsubscribing from `kind` turns off)."""
+    field = PREFERENCE_FIELDS.get(Notification.Kind(kind))
+    if field is None:
+        return [kind]
+    return [k for k, f in PREFERENCE_FIELDS.items() if f == field]
+
+
+# -- channels: what else than an email carries a notification ------------------------------------
+
+
+class Channel(models.TextChoices):
+    """Where a notification goes. The email is the notification row's own delivery (its
+    `status`, `attempts`, ...); each push notice and webhook call is a `ChannelDelivery` of it."""
+
+    EMAIL = "email", _("Email")
+    PUSH = "push", _("Notices on my devices")
+    WEBHOOK = "webhook", _("Webhooks")
+
+
+# The choices a player makes per channel, by the name of the email choice they mirror
+# (PREFERENCE_FIELDS without its "email_"): the kinds each covers are `kinds_of_choice`.
+CHANNEL_CHOICES = (
+    "your_turn",
+    "invitation",
+    "game_started",
+    "game_over",
+    "reminder",
+    "timeout",
+    "chat",
+)
+# What push and webhooks carry for a player who has not chosen: what asks them to act.
+CHANNEL_CHOICES_DEFAULT = ("your_turn", "invitation", "game_started", "game_over", "timeout")
+
+
+def choice_of_kind(kind: str) -> str | None:
+    """The per-channel choice that covers `kind` ("chat" for chat messages), None for the
+    digest (an email only)."""
+    field = PREFERENCE_FIELDS.get(Notification.Kind(kind)) if kind != "digest" else None
+    return field.removeprefix("email_") if field else None
+
+
+class ChannelChoice(models.Model):
+    """Which kinds one player has go to one channel (push or webhook); with no row, the
+    defaults (CHANNEL_CHOICES_DEFAULT)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    # A list of CHANNEL_CHOICES names.
+    choices = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "channel"], name="channel_choice_once"),
+            models.CheckConstraint(
+                condition=Q(channel__in=["push", "webhook"]), name="channel_choice_channel"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} choices of user {self.user_id}"
+
+
+class PushSubscription(models.Model):
+    """One device (a browser) that asked for push notices (the Push API's subscription)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    # The player's name for the device ("Phone"), shown on the settings page.
+    name = models.CharField(max_length=60, blank=True)
+    # The push service's URL for this device: unguessable, and a secret of the player's.
+    endpoint = models.URLField(max_length=1000, unique=True)
+    # The browser's keys (RFC 8291), URL-safe base64.
+    p256dh = models.CharField(max_length=128)
+    auth = models.CharField(max_length=48)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Push subscription {self.pk} of user {self.user_id}"
+
+
+class Webhook(models.Model):
+    """A URL the site calls (a POST) for a player's notifications: Discord, Slack, or any URL
+    with a signed JSON body."""
+
+    class Style(models.TextChoices):
+        DISCORD = "discord", _("Discord")
+        SLACK = "slack", _("Slack")
+        JSON = "json", _("JSON (signed)")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
+    )
+    name = models.CharField(max_length=60, blank=True)
+    url = models.URLField(max_length=500)
+    style = models.CharField(max_length=8, choices=Style.choices, default=Style.JSON)
+    # The key of the body's HMAC-SHA256 signature, shown to its owner.
+    secret = models.CharField(max_length=64)
+    enabled = models.BooleanField(default=True)
+    # Failed calls in a row; at WEBHOOK_FAILURES_TO_DISABLE the webhook is turned off and its
+    # owner told by email.
+    consecutive_failures = models.PositiveSmallIntegerField(default=0)
+    disabled_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    # The last failed call's error and time, shown to the owner on the settings page.
+    last_error = models.TextField(blank=True)
+    last_failure_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(style__in=["discord", "slack", "json"]), name="webhook_style_choice"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Webhook {self.pk} of user {self.user_id}"
+
+
+class ChannelDelivery(models.Model):
+    """A notification carried by a channel other than email, to one device or one webhook:
+    written when the notification is sent (`deliveries.deliveries_create`, unique per
+    notification and target, so a repeat writes nothing), then claimed and sent once, as the
+    email is (`deliveries.delivery_send`)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        SENT = "sent", _("Sent")
+        FAILED = "failed", _("Failed")
+        SKIPPED = "skipped", _("Skipped")
+
+    notification = models.ForeignKey(
+        Notification, on_delete=models.CASCADE, related_name="deliveries", db_index=False
+    )
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    # The target; null once it is gone (a device unsubscribed, a webhook deleted): the row
+    # stays as the record of what was sent.
+    push_subscription = models.ForeignKey(
+        PushSubscription, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    webhook = models.ForeignKey(
+        Webhook, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    send_after = models.DateTimeField()
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["send_after"], condition=Q(status="pending"), name="delivery_due_idx"
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["notification", "push_subscription"],
+                condition=Q(channel="push"),
+                name="delivery_once_per_device",
+            ),
+            models.UniqueConstraint(
+                fields=["notification", "webhook"],
+                condition=Q(channel="webhook"),
+                name="delivery_once_per_webhook",
+            ),
+            models.CheckConstraint(
+                condition=Q(channel="push", webhook__isnull=True)
+                | Q(channel="webhook", push_subscription__isnull=True),
+                name="delivery_one_target",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "sent", "failed", "skipped"]),
+                name="delivery_status_choice",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} delivery of notification {self.notification_id} ({self.status})"
+
+
+class WebhookTest(models.Model):
+    """One "send a test" of a player's: counted against WEBHOOK_TESTS_PER_HOUR (in the
+    database, so that the limit holds with the cache down and across processes)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    webhook = models.ForeignKey(
+        Webhook, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent = models.BooleanField(default=False)
+    # What the test got: the status, or why it failed.
+    answer = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created_at"], name="webhook_test_recent_idx")]
+
+    def __str__(self) -> str:
+        return f"Webhook test {self.pk} of user {self.user_id}"

@@ -1,0 +1,239 @@
+"""A player's webhooks: the writes and reads behind the settings page and the API (add, remove,
+turn back on, send a test), with their limits: WEBHOOKS_MAX_PER_PLAYER webhooks, and
+WEBHOOK_TESTS_PER_HOUR tests, counted in the database per player (`WebhookTest`), so that one
+account's tests never spend another's and the limit holds with the cache down.
+
+Another player's webhook is "no such webhook" (404), whatever is asked of it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from core.errors import ServiceError
+from notifications import outbound, webhooks
+from notifications.models import Webhook, WebhookTest
+
+NAME_MAX_LENGTH = 60
+URL_MAX_LENGTH = 500
+TEST_WINDOW = timedelta(hours=1)
+
+
+class WebhookError(ServiceError):
+    code = "invalid_webhook"
+    default_message = gettext_lazy("This webhook is not valid.")
+
+
+class TooManyWebhooks(WebhookError):
+    code = "too_many_webhooks"
+
+
+class NoSuchWebhook(WebhookError):
+    status_code = 404
+    code = "no_such_webhook"
+    default_message = gettext_lazy("No such webhook.")
+
+
+class TooManyTests(WebhookError):
+    status_code = 429
+    code = "too_many_webhook_tests"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        return {"retry_after": self.retry_after}
+
+
+# -- input ---------------------------------------------------------------------------------------
+
+
+def _one_line(value: Any, *, most: int, too_long: str, not_text: str) -> str:
+    if not isinstance(value, str):
+        raise WebhookError(not_text)
+    if len(value) > most:
+        raise WebhookError(too_long)
+    # NUL and other control characters would only garble the page (and NUL the database).
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise WebhookError(not_text)
+    return value.strip()
+
+
+def name_checked(name: Any) -> str:
+    if name is None:
+        return ""
+    return _one_line(
+        name,
+        most=NAME_MAX_LENGTH,
+        too_long=_("A webhook's name has at most %(max)s characters.") % {"max": NAME_MAX_LENGTH},
+        not_text=_("A webhook's name is one line of text."),
+    )
+
+
+def url_checked(url: Any) -> str:
+    """An https:// URL to a public host (`outbound.url_check`; its addresses are checked again
+    on every call)."""
+    if not isinstance(url, str) or not url.strip():
+        raise WebhookError(_("Enter the webhook's address (https://...)."))
+    if len(url) > URL_MAX_LENGTH:
+        raise WebhookError(
+            _("A webhook's address has at most %(max)s characters.") % {"max": URL_MAX_LENGTH}
+        )
+    url = url.strip()
+    try:
+        outbound.url_check(url)
+    except outbound.Refused as exc:
+        raise WebhookError(str(exc)) from None
+    return url
+
+
+def style_checked(style: Any) -> str:
+    if style not in Webhook.Style.values:
+        raise WebhookError(
+            _("The style is one of: %(styles)s.") % {"styles": ", ".join(Webhook.Style.values)}
+        )
+    return str(style)
+
+
+def _id(value: Any) -> int:
+    try:
+        number = int(str(value))
+    except ValueError:
+        raise NoSuchWebhook() from None
+    if not 0 < number < 2**63:
+        raise NoSuchWebhook()
+    return number
+
+
+def _lock_player(user_id: Any) -> None:
+    """The player's row, locked till the end of the transaction: what two requests at once
+    count (webhooks, tests) each sees the other's."""
+    get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk").first()
+
+
+# -- writes --------------------------------------------------------------------------------------
+
+
+def webhook_create(*, user_id: Any, name: Any, url: Any, style: Any) -> Webhook:
+    """A new webhook of the player's, on, with a new signing secret. At most
+    WEBHOOKS_MAX_PER_PLAYER: past it a WebhookError, nothing added."""
+    name = name_checked(name)
+    url = url_checked(url)
+    style = style_checked(style)
+    with transaction.atomic():
+        _lock_player(user_id)
+        most = settings.WEBHOOKS_MAX_PER_PLAYER
+        if Webhook.objects.filter(user_id=user_id).count() >= most:
+            raise TooManyWebhooks(
+                _("You have %(most)s webhooks already, the most there can be. Remove one first.")
+                % {"most": most}
+            )
+        return Webhook.objects.create(
+            user_id=user_id, name=name, url=url, style=style, secret=secrets.token_urlsafe(32)
+        )
+
+
+def webhook_delete(*, user_id: Any, webhook_id: Any) -> None:
+    """Remove one of the player's webhooks: what was pending for it is skipped (its target is
+    gone)."""
+    deleted, _rows = Webhook.objects.filter(pk=_id(webhook_id), user_id=user_id).delete()
+    if not deleted:
+        raise NoSuchWebhook()
+
+
+def webhook_enable(*, user_id: Any, webhook_id: Any) -> Webhook:
+    """Turn a webhook that was turned off back on, its count of failures from 0."""
+    row = webhook_of(user_id=user_id, webhook_id=webhook_id)
+    Webhook.objects.filter(pk=row.pk).update(
+        enabled=True, consecutive_failures=0, disabled_reason=""
+    )
+    row.refresh_from_db()
+    return row
+
+
+@dataclass(frozen=True)
+class TestResult:
+    sent: bool
+    # What happened, in the player's language: the status, or why it failed.
+    summary: str
+
+
+def webhook_test(*, user_id: Any, webhook_id: Any) -> TestResult:
+    """Call the webhook now with a test message (through the guard, as any call) and say what
+    it answered. At most WEBHOOK_TESTS_PER_HOUR per player: past it TooManyTests (429). A test
+    that goes through sets the webhook's count of failures back to 0; one that fails does not
+    count toward turning it off, and works on a webhook that is off (to see it works again)."""
+    webhook = webhook_of(user_id=user_id, webhook_id=webhook_id)
+    now = timezone.now()
+    with transaction.atomic():
+        _lock_player(user_id)
+        recent = list(
+            WebhookTest.objects.filter(user_id=user_id, created_at__gt=now - TEST_WINDOW)
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+        )
+        most = settings.WEBHOOK_TESTS_PER_HOUR
+        if len(recent) >= most:
+            wait = int((recent[-most] + TEST_WINDOW - now).total_seconds()) + 1
+            raise TooManyTests(
+                _(
+                    "You sent %(most)s tests in the last hour, the most there can be. Try again"
+                    " in %(minutes)s minutes."
+                )
+                % {"most": most, "minutes": max(1, (wait + 59) // 60)},
+                retry_after=max(1, wait),
+            )
+        test = WebhookTest.objects.create(user_id=user_id, webhook=webhook)
+    result = webhooks.call(webhook, webhooks.test_message(), event_id=f"test-{test.pk}")
+    if result.outcome.sent:
+        webhooks.succeeded(webhook.pk)
+    else:
+        webhooks.failed(webhook.pk, result.outcome.error, for_good=False)
+    summary = result.summary()
+    WebhookTest.objects.filter(pk=test.pk).update(sent=result.outcome.sent, answer=summary)
+    return TestResult(sent=result.outcome.sent, summary=summary)
+
+
+# -- reads ---------------------------------------------------------------------------------------
+
+
+def webhook_of(*, user_id: Any, webhook_id: Any) -> Webhook:
+    row = Webhook.objects.filter(pk=_id(webhook_id), user_id=user_id).first()
+    if row is None:
+        raise NoSuchWebhook()
+    return row
+
+
+def webhooks_of(*, user_id: Any) -> list[Webhook]:
+    """The player's webhooks, the oldest first (at most WEBHOOKS_MAX_PER_PLAYER)."""
+    return list(Webhook.objects.filter(user_id=user_id).order_by("created_at", "pk"))
+
+
+def webhook_shown(row: Webhook) -> dict[str, Any]:
+    """What the page and the API show of a webhook: its URL in part (the rest is a secret)."""
+    return {
+        "id": row.pk,
+        "name": row.name,
+        "style": row.style,
+        "style_label": str(Webhook.Style(row.style).label),
+        "url_hint": webhooks.url_hint(row.url),
+        "enabled": row.enabled,
+        "disabled_reason": row.disabled_reason,
+        "consecutive_failures": row.consecutive_failures,
+        "last_error": row.last_error,
+        "last_failure_at": row.last_failure_at,
+        "last_success_at": row.last_success_at,
+        "created_at": row.created_at,
+    }
