@@ -9,11 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.models import Seat
-from games.presenters.levels import (  # noqa: F401  (this form's helpers; tests read them here)
-    BOT_LEVEL_DESCRIPTIONS,
-    bot_level_description,
-    bot_levels,
-)
+from games.presenters.levels import bot_levels
 from games.services import DAYS_PER_MOVE, PLAYER_COUNTS, SeatProblem, SeatSpec, seat_problems
 
 if TYPE_CHECKING:

@@ -25,10 +25,11 @@ from core.panels import panels_render
 from games import selectors, services, throttles
 from games.errors import GameError, GameNotFound
 from games.filters import GameHistoryFilter
-from games.forms import GameCreateForm, bot_levels
+from games.forms import GameCreateForm
 from games.models import Game
 from games.presenters import lists
 from games.presenters.game import invitees_not_emailed
+from games.presenters.levels import bot_levels
 from games.presenters.pace import pace_help, with_paces
 from games.record import replay
 from games.web.actions import tell_not_emailed

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from games import forms as game_forms
 from games.models import Game, Seat
+from games.presenters import levels as level_words
 from tests.support.html import form_defaults
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +23,7 @@ def test_every_computer_level_is_offered_with_what_it_plays_like(alice, client_f
     page = client_for(alice).get(NEW).content.decode()
 
     for level in Seat.BotLevel:
-        description = game_forms.bot_level_description(level.value)
+        description = level_words.bot_level_description(level.value)
         assert f'<option value="computer:{level.value}"' in page
         assert f">Computer ({level.label.lower()})</option>" in page
         assert f'<li data-choice="computer:{level.value}"><strong>{level.label}</strong>:' in page
@@ -120,14 +121,16 @@ def test_a_new_level_is_offered_without_changing_the_form(alice, monkeypatch):
 
     assert list(choices) == ["computer:random", "computer:strong", "computer:expert"]
     assert choices["computer:expert"] == "Computer (expert)"
-    assert game_forms.bot_level_description("expert") == "a computer player"
-    assert game_forms.bot_level_description("strong") == game_forms.BOT_LEVEL_DESCRIPTIONS["strong"]
+    assert level_words.bot_level_description("expert") == "a computer player"
+    assert (
+        level_words.bot_level_description("strong") == level_words.BOT_LEVEL_DESCRIPTIONS["strong"]
+    )
 
 
 def test_a_level_the_engine_describes_falls_back_to_its_first_sentence(monkeypatch):
-    monkeypatch.delitem(game_forms.BOT_LEVEL_DESCRIPTIONS, "greedy")
+    monkeypatch.delitem(level_words.BOT_LEVEL_DESCRIPTIONS, "greedy")
 
-    assert game_forms.bot_level_description("greedy").startswith("takes the move that looks best")
+    assert level_words.bot_level_description("greedy").startswith("takes the move that looks best")
 
 
 def test_the_page_loads_its_script_and_the_player_search(alice, client_for):
