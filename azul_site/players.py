@@ -12,7 +12,8 @@ from django.views.decorators.http import require_GET
 from accounts import selectors as accounts_selectors
 from games import selectors as games_selectors
 from games.filters import GameHistoryFilter
-from games.presenters.lists import history_rows, player_current_games
+from games.presenters.history import history_markup
+from games.presenters.lists import player_current_games
 from games.presenters.pace import pace_help, pace_text
 from games.selectors.pace import player_pace
 from ratings import charts
@@ -36,7 +37,7 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
         "pace_help": pace_help(),
         "rating": ratings_selectors.player_rating(user=player),
         "chart": charts.rating_chart(ratings_selectors.rating_history(user=player)),
-        "rows": history_rows(history),
+        "rows": history_markup(history),
         "current_games": (
             player_current_games(player=player) if request.user.is_authenticated else []
         ),

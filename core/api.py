@@ -7,6 +7,7 @@ errors the per-field `errors`. `ErrorSerializer` describes that body in the Open
 every app's API, with each app's codes (`error_codes_document`).
 """
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 from core.errors import ServiceError
+from core.pagination import CachedCountPaginator
 from core.parsers import PayloadTooLarge
 
 MAX_PAGE_SIZE = 100
@@ -31,13 +33,21 @@ class PageSizeSerializer(serializers.Serializer):
 
 
 class PageNumbers(PageNumberPagination):
-    """The API's pages: `?page=N`, and `?page_size=` up to 100 (the view sets its default)."""
+    """The API's pages: `?page=N`, and `?page_size=` up to 100 (the view sets its default).
+    With `count_key`, the count of the rows is kept in the cache under that key for
+    `count_seconds` (`core.pagination.CachedCountPaginator`)."""
 
     page_size_query_param = "page_size"
     max_page_size = MAX_PAGE_SIZE
 
-    def __init__(self, page_size: int) -> None:
+    def __init__(
+        self, page_size: int, *, count_key: str | None = None, count_seconds: float = 0
+    ) -> None:
         self.page_size = page_size
+        if count_key is not None:
+            self.django_paginator_class = functools.partial(  # type: ignore[assignment]
+                CachedCountPaginator, count_key=count_key, count_seconds=count_seconds
+            )
 
     def get_page_size(self, request: Any) -> int | None:
         # DRF serves the default page for a `page_size` that is not a number from 1 to the

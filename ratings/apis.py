@@ -53,7 +53,11 @@ class LeaderboardApi(APIView):
     def get(self, request: Request) -> Response:
         filters = validated_input(LeaderboardFilterSerializer, request.query_params)
         kind = {"variant": filters.get("variant"), "num_players": filters.get("players")}
-        paginator = PageNumbers(selectors.PAGE_SIZE)
+        paginator = PageNumbers(
+            selectors.PAGE_SIZE,
+            count_key=selectors.leaderboard_count_key(**kind),
+            count_seconds=selectors.LEADERBOARD_COUNT_SECONDS,
+        )
         records = paginator.paginate_queryset(selectors.leaderboard(**kind), request, view=self)
         assert paginator.page is not None  # set by paginate_queryset, or it raised 404
         first_rank = paginator.page.start_index()

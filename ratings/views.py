@@ -3,12 +3,12 @@
 from typing import Any
 
 from django.conf import settings
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from core.pagination import CachedCountPaginator
 from games.presenters.levels import bot_level_description
 from ratings import presenters, selectors
 from ratings.forms import LeaderboardFilterForm
@@ -40,12 +40,18 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     # A filter that is not one of the choices shows every kind of game (and says so).
     filters = form.cleaned_data if form.is_valid() else {}
     kind = {"variant": filters.get("variant") or None, "num_players": filters.get("players")}
-    page = Paginator(selectors.leaderboard(**kind), selectors.PAGE_SIZE).get_page(
-        request.GET.get("page")
+    paginator = CachedCountPaginator(
+        selectors.leaderboard(**kind),
+        selectors.PAGE_SIZE,
+        count_key=selectors.leaderboard_count_key(**kind),
+        count_seconds=selectors.LEADERBOARD_COUNT_SECONDS,
     )
+    page = paginator.get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    rows = selectors.leaderboard_rows(page.object_list, first_rank=page.start_index())
+    rows = presenters.leaderboard_table(
+        selectors.leaderboard_rows(page.object_list, first_rank=page.start_index())
+    )
     if filters.get("computers"):
         rows = _with_levels(rows, page, kind)
     context = {

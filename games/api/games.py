@@ -181,7 +181,11 @@ class GameListApi(ThrottledMessages, GameApiBase):
         filters = GameHistoryFilter(request.query_params, queryset=selectors.finished_games())
         if not filters.is_valid():
             raise exceptions.ValidationError(filters.errors)
-        paginator = PageNumbers(selectors.HISTORY_PAGE_SIZE)
+        paginator = PageNumbers(
+            selectors.HISTORY_PAGE_SIZE,
+            count_key=selectors.history_count_key(filters.form.cleaned_data),
+            count_seconds=selectors.HISTORY_COUNT_SECONDS,
+        )
         games: list[Game] | None = paginator.paginate_queryset(filters.qs, request, view=self)
         return paginator.get_paginated_response(lists.history_rows(games))
 

@@ -27,7 +27,15 @@ from games.selectors.games import (
     seat_legal_moves,
     viewer_seat,
 )
-from games.selectors.history import HISTORY_PAGE_SIZE, PlayerStats, finished_games, player_stats
+from games.selectors.history import (
+    HISTORY_COUNT_SECONDS,
+    HISTORY_PAGE_SIZE,
+    PlayerStats,
+    finished_games,
+    finished_version,
+    history_count_key,
+    player_stats,
+)
 from games.selectors.lists import (
     FINISHED_LIMIT,
     FRIENDS_GAMES_LIMIT,
@@ -65,6 +73,7 @@ from games.selectors.turns import (
 __all__ = [
     "FINISHED_LIMIT",
     "FRIENDS_GAMES_LIMIT",
+    "HISTORY_COUNT_SECONDS",
     "HISTORY_PAGE_SIZE",
     "LOBBY_LIMIT",
     "MY_GAMES_MAX_PAGE_SIZE",
@@ -81,7 +90,9 @@ __all__ = [
     "UserGames",
     "declined_games",
     "finished_games",
+    "finished_version",
     "friends_open_games",
+    "history_count_key",
     "game_get",
     "game_ply",
     "game_version",

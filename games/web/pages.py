@@ -11,7 +11,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.template.loader import get_template
@@ -21,6 +20,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.http import AuthenticatedHttpRequest
+from core.pagination import CachedCountPaginator
 from core.panels import panels_render
 from games import selectors, services, throttles
 from games.errors import GameError, GameNotFound
@@ -29,6 +29,7 @@ from games.forms import GameCreateForm
 from games.models import Game
 from games.presenters import lists
 from games.presenters.game import invitees_not_emailed
+from games.presenters.history import history_markup
 from games.presenters.levels import bot_levels
 from games.presenters.pace import pace_help, with_paces
 from games.record import replay
@@ -123,14 +124,21 @@ def history(request: HttpRequest) -> HttpResponse:
     Public: finished games are anyone's to look at."""
     filters = GameHistoryFilter(request.GET, queryset=selectors.finished_games())
     # An invalid filter shows every game (and the form says what is wrong).
-    games = filters.qs if filters.is_valid() else selectors.finished_games()
-    page = Paginator(games, selectors.HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    valid = filters.is_valid()
+    games = filters.qs if valid else selectors.finished_games()
+    paginator = CachedCountPaginator(
+        games,
+        selectors.HISTORY_PAGE_SIZE,
+        count_key=selectors.history_count_key(filters.form.cleaned_data if valid else {}),
+        count_seconds=selectors.HISTORY_COUNT_SECONDS,
+    )
+    page = paginator.get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     context = {
         "form": filters.form,
         "page": page,
-        "rows": lists.history_rows(page.object_list),
+        "rows": history_markup(page.object_list),
         # The filters, kept in the links to other pages.
         "query": query.urlencode(),
     }

@@ -155,11 +155,16 @@ def test_query_budget_does_not_grow_with_games(
 ):
     for i in range(count):
         finished_game([(alice, 40, 1), (bob, 30, 2), (carol, 20, 3)], days_ago=i)
-    # count, page of games, their seats with users and profiles
-    with django_assert_max_num_queries(3):
+    # the newest finished game (the count's key), the count (kept after the first time), the
+    # page of games, their creators, their seats with users and profiles: a field a row reads
+    # that the selector does not load would cost a query per row
+    with django_assert_max_num_queries(5):
         response = client.get(HISTORY, {"player": "alice", "result": "won"})
     assert len(response.context["rows"]) == count
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(5):
+        response = APIClient().get(API, {"status": "finished", "player": "bob"})
+    assert response.json()["count"] == count
+    with django_assert_max_num_queries(4):
         response = APIClient().get(API, {"status": "finished", "player": "bob"})
     assert response.json()["count"] == count
 
@@ -172,3 +177,60 @@ def test_schema_describes_the_history(client):
     assert {"finished_after", "finished_before", "page", "page_size"} <= names
     page = schema["components"]["schemas"]["HistoryPage"]
     assert set(page["properties"]) == {"count", "next", "previous", "results"}
+
+
+def test_the_count_is_kept_until_a_game_finishes(
+    client, finished_game, alice, bob, django_assert_max_num_queries
+):
+    """The count of finished games is counted once and kept (`history_count_key`), and counted
+    again when a game finishes: the page never shows a number behind its rows."""
+    finished_game([(alice, 40, 1), (bob, 30, 2)], days_ago=2)
+    assert client.get(HISTORY).context["page"].paginator.count == 1
+    # kept: the newest game, the page, its creators and seats; no count
+    with django_assert_max_num_queries(4):
+        assert client.get(HISTORY).context["page"].paginator.count == 1
+    newest = finished_game([(alice, 10, 2), (bob, 30, 1)], days_ago=0)
+    response = client.get(HISTORY)
+    assert response.context["page"].paginator.count == 2
+    assert page_ids(client)[0] == str(newest.id)
+    assert APIClient().get(API, {"status": "finished"}).json()["count"] == 2
+    # each filter has its own count
+    assert (
+        client.get(HISTORY, {"player": "alice", "result": "won"}).context["page"].paginator.count
+        == 1
+    )
+
+
+def test_a_row_shows_what_it_holds_now(client, finished_game, alice, bob):
+    """Each row's markup is kept under what it shows: a player's new display name shows at once,
+    and the kept rows are in the reader's language."""
+    finished_game([(alice, 40, 1), (bob, 30, 2)], days_ago=1)
+    first = client.get(HISTORY).content.decode()
+    assert client.get(HISTORY).content.decode().count("history-row") == 1
+    assert 'href="/players/alice/"' in first
+    alice.profile.display_name = "Alice the Bold"
+    alice.profile.save()
+    after = client.get(HISTORY).content.decode()
+    assert "Alice the Bold" in after and 'href="/players/alice/"' in after
+    korean = client.get(HISTORY, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "1위" in korean and "다시 보기" in korean
+    assert "1st" in client.get(HISTORY, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_the_rows_render_with_the_cache_failing(client, finished_game, alice, bob, monkeypatch):
+    """The cache is a helper: when it fails (a read gives nothing, a write is dropped), every
+    row is rendered as it would be from the cache."""
+    from django.core.cache import cache
+
+    finished_game([(alice, 40, 1), (bob, 30, 2)], days_ago=1)
+
+    def table() -> str:
+        page = client.get(HISTORY).content.decode()
+        return page[page.index('<table class="history-table">') : page.index("</table>")]
+
+    kept = table()
+    assert table() == kept and "alice" in kept
+    monkeypatch.setattr(cache, "get_many", lambda keys, **kw: {})
+    monkeypatch.setattr(cache, "set_many", lambda data, timeout=None, **kw: list(data))
+    monkeypatch.setattr(cache, "get_or_set", lambda key, default, timeout=None, **kw: None)
+    assert table() == kept
