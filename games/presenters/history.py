@@ -32,9 +32,9 @@ from core.text import ordinal
 from games.models import Game
 from games.presenters.lists import history_rows
 
-ROW_SECONDS = 24 * 3600
+ROW_SECONDS = 3600
 """How long a row's markup is kept: its key changes with its content, so this only bounds the
-memory that rows nobody reads again hold."""
+memory that rows nobody reads again hold (what a crawl of every page leaves lasts an hour)."""
 
 
 def history_table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
