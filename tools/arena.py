@@ -25,7 +25,8 @@ One seat's thinking can be set apart from the others' (:class:`Seat`): ``strong@
 4,000 iterations a move, ``strong@4s`` four seconds, whatever ``--budget`` or ``--iterations``
 says, and ``strong:c_uct=10:max_lines=2`` changes that seat's search weights. ``strong@1000
 strong@4000`` measures what four times the search is worth, on the same deals, without the
-machine's load in the result.
+machine's load in the result. ``strong:fitted=PATH`` judges the rollouts' ends by fitted tables
+(``python -m tools.learn.roundend fit --out PATH``) instead of the hand-written weights.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from typing import Any
 
 from azul import deal, mechanics, new_game, play, play_out, result
 from azul.ai.bots import LEVELS, choose_move_with_stats
-from azul.ai.evaluation import DEFAULT, Weights
+from azul.ai.evaluation import DEFAULT, RoundEndTables, Weights, load_round_end_tables
 from azul.ai.tree import SearchStats, deadline_for
 from tools.uct import uct_search
 
@@ -259,10 +260,11 @@ def _task(args: tuple) -> GameResult:
 
 def parse_weights(text: str, base: Weights = DEFAULT) -> Weights:
     """``base`` with the changes of ``"name=value,..."`` (the others keep their values)."""
-    known = {
+    known: dict[str, Any] = {
         f.name: float if getattr(DEFAULT, f.name) is None else type(getattr(DEFAULT, f.name))
         for f in dataclasses.fields(Weights)
     }
+    known["fitted"] = _fitted_tables
     changes: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = part.partition("=")
@@ -274,6 +276,17 @@ def parse_weights(text: str, base: Weights = DEFAULT) -> Weights:
         except ValueError:
             raise ValueError(f"{part!r}: {name} takes a {known[name].__name__}") from None
     return dataclasses.replace(base, **changes)
+
+
+def _fitted_tables(path: str) -> RoundEndTables:
+    """``fitted=PATH``: the round-end tables of a ``tools.learn.roundend fit --out`` file."""
+    try:
+        return load_round_end_tables(path)
+    except (OSError, KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"cannot read fitted tables: {error}") from None
+
+
+_fitted_tables.__name__ = "JSON file of fitted tables (tools.learn.roundend)"
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -11,15 +11,22 @@ the search's move ordering, its rollout policy and the end of its rollouts all u
   :func:`margin` alone, in points, is what the post-game analysis reports.
 
 The numbers come from :class:`Weights` (tuned in ``tools/BOTS.md``); greedy's are its own
-(:mod:`.bots`). Walls are bitmasks here: bit ``row * 5 + column`` is set when that space holds a
+(:mod:`.bots`). ``Weights.fitted`` (None by default) swaps the evaluation where a rollout stops
+for :class:`RoundEndTables`, the same terms with weights fitted to self-play data per rounds
+left (``tools/learn/roundend.py``): an experiment no level uses.
+
+Walls are bitmasks here: bit ``row * 5 + column`` is set when that space holds a
 tile (:attr:`azul.state.Board.filled`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from azul.notation import FLOOR
 from azul.state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, Board, State
@@ -40,6 +47,85 @@ def bonus_potential(chance: float) -> list[list[float]]:
         [1.0 if need == 0 else (chance**need if need <= rounds else 0.0) for need in range(6)]
         for rounds in range(6)
     ]
+
+
+ROUND_END_TERMS = ("score", "base", "adjacency", "partial_line", "near_line", "marker")
+"""The scalar terms of :class:`RoundEndTables`, one value per rounds left (see there)."""
+BONUS_KINDS = ("row", "column", "colour")
+"""The bonus tables of :class:`RoundEndTables`: one share per (rounds left, tiles missing)."""
+
+
+@dataclass(frozen=True, repr=False)
+class RoundEndTables:
+    """Weights fitted to self-play data for the evaluation where a rollout stops: the terms of
+    :func:`evaluate_board`, each with its own weight per rounds left (``[rounds]``, 0-5).
+
+    A board's worth is ``score[r] * score + base[r]``, plus ``row[r][need]`` for each wall row
+    missing ``need`` tiles (likewise ``column`` and ``colour``: these replace the hand-written
+    ``bonus * chance**need``, bonus included), plus ``adjacency[r]`` a pair of neighbouring wall
+    tiles, ``partial_line[r]`` a tile waiting on an unfinished pattern line, ``near_line[r]`` a
+    line missing one tile, and ``marker[r]`` for the player who starts the next round. The
+    worth is in points of final score: with tables fitted to final scores, a board's expected
+    final score. The same additions as the hand-written evaluation, so the same cost."""
+
+    source: str
+    score: tuple[float, ...]
+    base: tuple[float, ...]
+    adjacency: tuple[float, ...]
+    partial_line: tuple[float, ...]
+    near_line: tuple[float, ...]
+    marker: tuple[float, ...]
+    row: tuple[tuple[float, ...], ...]
+    column: tuple[tuple[float, ...], ...]
+    colour: tuple[tuple[float, ...], ...]
+
+    def __repr__(self) -> str:  # the arena prints the weights it changes: the file, not 200 numbers
+        return f"RoundEndTables({self.source!r})"
+
+    @classmethod
+    def from_buckets(cls, buckets: Mapping[int, Mapping[str, Any]], source: str) -> RoundEndTables:
+        """Tables from fitted ``buckets`` (rounds left -> each term of :data:`ROUND_END_TERMS`
+        a number, each of :data:`BONUS_KINDS` six numbers, tiles missing 0-5). A number of
+        rounds left without a bucket takes the nearest fitted one's."""
+        if not buckets:
+            raise ValueError(f"{source}: no fitted buckets")
+        fitted = sorted(buckets)
+
+        def nearest(rounds: int) -> Mapping[str, Any]:
+            return buckets[min(fitted, key=lambda b: (abs(b - rounds), b))]
+
+        by_rounds = [nearest(rounds) for rounds in range(6)]
+
+        def scalar(term: str) -> tuple[float, ...]:
+            return tuple(float(bucket[term]) for bucket in by_rounds)
+
+        def bonus(kind: str) -> tuple[tuple[float, ...], ...]:
+            rows = tuple(tuple(float(v) for v in bucket[kind]) for bucket in by_rounds)
+            if any(len(r) != 6 for r in rows):
+                raise ValueError(f"{source}: {kind} needs six values (tiles missing 0-5)")
+            return rows
+
+        return cls(
+            source=source,
+            score=scalar("score"),
+            base=scalar("base"),
+            adjacency=scalar("adjacency"),
+            partial_line=scalar("partial_line"),
+            near_line=scalar("near_line"),
+            marker=scalar("marker"),
+            row=bonus("row"),
+            column=bonus("column"),
+            colour=bonus("colour"),
+        )
+
+
+@functools.lru_cache(maxsize=8)
+def load_round_end_tables(path: str) -> RoundEndTables:
+    """:class:`RoundEndTables` from a JSON file written by ``tools/learn/roundend.py`` (its
+    ``buckets``: rounds left -> the terms), read once per process."""
+    data = json.loads(Path(path).read_text())
+    buckets = {int(rounds): terms for rounds, terms in data["buckets"].items()}
+    return RoundEndTables.from_buckets(buckets, Path(path).name)
 
 
 @dataclass(frozen=True)
@@ -79,6 +165,10 @@ class Weights:
     """Worth of starting the next round."""
     chance: float = 0.55
     """Rough chance of adding each further tile a bonus still needs before the game ends."""
+    fitted: RoundEndTables | None = None
+    """Fitted tables for the evaluation where a rollout stops (:func:`worths`) instead of the
+    hand-written weights above (None: those). The rollout policy's immediate worths keep
+    ``chance``. An experiment (``tools/learn/roundend.py``): no level sets it."""
 
     @functools.cached_property
     def potential(self) -> list[list[float]]:
@@ -210,11 +300,89 @@ def worths(state: State, rounds: int, weights: Weights) -> list[float]:
     """Every player's worth where a rollout stopped: the final scores once the game is over."""
     if state.phase == "over":
         return [float(b.score) for b in state.boards]
+    if weights.fitted is not None:
+        return fitted_worths(state, weights.fitted)
     gray = state.gray
     values = [evaluate_board(b, rounds, gray, weights) for b in state.boards]
     starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
     if rounds:
         values[starter] += weights.marker
+    return values
+
+
+def board_terms(board: Board, gray: bool) -> tuple[list[int], list[int], list[int], int, int, int]:
+    """The counts the round-end evaluation weighs on one board: for rows, columns and colours,
+    how many of each miss 0-5 tiles; the pairs of neighbouring wall tiles; the tiles waiting on
+    unfinished pattern lines; the lines missing one tile."""
+    filled = board.filled
+    rows = [0] * 6
+    columns = [0] * 6
+    colours = [0] * 6
+    for r in range(5):
+        rows[5 - ((filled >> (5 * r)) & 31).bit_count()] += 1
+    for c in range(5):
+        columns[5 - (filled & COLUMN_CELLS[c]).bit_count()] += 1
+    for c in range(5):
+        colours[5 - tiles_of_color(board, filled, c, gray)] += 1
+    pairs = (filled & (filled >> 1) & NOT_LAST_COLUMN).bit_count() + (
+        filled & (filled >> 5)
+    ).bit_count()
+    waiting = near = 0
+    line_count = board.line_count
+    for line in range(1, 5):
+        n = line_count[line]
+        if n:
+            waiting += n
+            if n == line:
+                near += 1
+    return rows, columns, colours, pairs, waiting, near
+
+
+def evaluate_board_fitted(board: Board, rounds: int, gray: bool, tables: RoundEndTables) -> float:
+    """:func:`evaluate_board` with :class:`RoundEndTables` (``rounds``: 0-5): the same terms,
+    the fitted weights, the marker left out (:func:`fitted_worths` adds it)."""
+    row, column, colour = tables.row[rounds], tables.column[rounds], tables.colour[rounds]
+    filled = board.filled
+    value = tables.score[rounds] * board.score + tables.base[rounds]
+    for r in range(5):
+        value += row[5 - ((filled >> (5 * r)) & 31).bit_count()]
+    for c in range(5):
+        value += column[5 - (filled & COLUMN_CELLS[c]).bit_count()]
+    if gray:
+        col_mask = board.col_mask
+        for c in range(5):
+            have = 0
+            for m in col_mask:
+                have += m >> c & 1
+            value += colour[5 - have]
+    else:
+        for c in range(5):
+            value += colour[5 - (filled & COLOR_CELLS[c]).bit_count()]
+    value += tables.adjacency[rounds] * (
+        (filled & (filled >> 1) & NOT_LAST_COLUMN).bit_count()
+        + (filled & (filled >> 5)).bit_count()
+    )
+    line_count = board.line_count
+    partial, near = tables.partial_line[rounds], tables.near_line[rounds]
+    for line in range(1, 5):
+        n = line_count[line]
+        if n:
+            value += partial * n
+            if n == line:
+                value += near
+    return value
+
+
+def fitted_worths(state: State, tables: RoundEndTables) -> list[float]:
+    """Every player's worth where a rollout stopped by :class:`RoundEndTables`, for a game not
+    over. The rounds left are the stopped position's own (:func:`rounds_left`), not the
+    search root's estimate that :func:`worths` is given: the tables were fitted to positions
+    bucketed that way, and a rollout may have filled a row further than the root foresaw."""
+    rounds = rounds_left(state)
+    gray = state.gray
+    values = [evaluate_board_fitted(b, rounds, gray, tables) for b in state.boards]
+    starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
+    values[starter] += tables.marker[rounds]
     return values
 
 

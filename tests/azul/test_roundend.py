@@ -1,0 +1,210 @@
+"""The fitted round-end evaluation (issue #36 experiment): its tables load, the evaluation is
+unchanged without them, and the fit recovers known weights (``tools/learn/roundend.py``)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from azul import new_game, play
+from azul.ai.bots import choose_move_with_stats
+from azul.ai.evaluation import (
+    DEFAULT,
+    RoundEndTables,
+    Weights,
+    load_round_end_tables,
+    rounds_left,
+    worths,
+)
+from azul.mechanics import apply_deal, draw, tally
+from azul.state import State
+from tools.arena import bot_move, parse_bot, parse_weights
+from tools.learn import roundend
+
+
+def round_ends(seed: int, variant: str = "colored", players: int = 2) -> list[State]:
+    """The round ends (after the tiling, before the next deal) of a greedy game."""
+    rng = random.Random(seed)
+    state = new_game(players, variant)
+    ends = []
+    while state.phase != "over":
+        if state.phase == "deal":
+            if state.round >= 1:
+                ends.append(state)
+            state = state.copy()
+            apply_deal(state, [tally(f) for f in draw(state, rng)])
+            continue
+        player = state.to_move[0]
+        move, _ = choose_move_with_stats(state, player, "greedy", seed=rng.randrange(1 << 30))
+        state = play(state, move, player)
+    return ends
+
+
+def hand_tables(source: str = "hand") -> RoundEndTables:
+    """Tables holding the hand-written weights (score 1, no intercept)."""
+    buckets = {
+        rounds: roundend.tables_entry(roundend.hand_weights(rounds), 0.0, rounds)
+        for rounds in roundend.BUCKETS
+    }
+    return RoundEndTables.from_buckets(buckets, source)
+
+
+# Worths of a greedy game's round ends (seed 3), from the code before the fitted tables
+# existed: (rounds left, worths with those rounds, worths with rounds 2).
+GOLDEN = {
+    "colored": [
+        (4, [12.199394, 8.799394], [7.1, 3.7]),
+        (3, [29.072, 22.16875], [26.41, 13.85]),
+        (2, [39.35, 32.045], [39.35, 32.045]),
+        (1, [59.3, 47.4], [70.19, 56.1725]),
+    ],
+    "gray": [
+        (4, [12.061725, 11.361725], [8.7675, 8.0675]),
+        (3, [18.272625, 27.457625], [16.4425, 22.3]),
+        (2, [28.3225, 50.66], [28.3225, 50.66]),
+        (1, [56.15, 60.85], [60.385, 72.6475]),
+    ],
+}
+
+
+@pytest.mark.parametrize("variant", ["colored", "gray"])
+def test_without_fitted_tables_the_evaluation_is_unchanged(variant):
+    assert DEFAULT.fitted is None
+    ends = round_ends(3, variant)
+    got = [
+        (
+            rounds_left(s),
+            [round(v, 6) for v in worths(s, rounds_left(s), DEFAULT)],
+            [round(v, 6) for v in worths(s, 2, DEFAULT)],
+        )
+        for s in ends
+    ]
+    assert got == GOLDEN[variant]
+
+
+@pytest.mark.parametrize("variant", ["colored", "gray"])
+def test_tables_of_the_hand_weights_give_the_hand_evaluation(variant):
+    # the fitted path weighs the very terms the hand-written one does: same weights, same worths
+    fitted = Weights(fitted=hand_tables())
+    for seed in (1, 2):
+        for state in round_ends(seed, variant, players=3):
+            rounds = rounds_left(state)
+            assert worths(state, rounds, fitted) == pytest.approx(
+                worths(state, rounds, DEFAULT), abs=1e-3
+            )  # the tables keep 4 decimals
+
+
+def test_the_features_are_the_terms_the_tables_weigh():
+    tables = hand_tables()
+    for state in round_ends(5):
+        rounds = rounds_left(state)
+        values = worths(state, rounds, Weights(fitted=tables))
+        for player in range(state.players):
+            x = np.array(roundend.board_features(state, player))
+            assert x @ roundend.hand_weights(rounds) == pytest.approx(values[player], abs=1e-3)
+
+
+def test_the_fitted_tables_load_from_json_and_play(tmp_path):
+    path = tmp_path / "tables.json"
+    buckets = {
+        str(rounds): roundend.tables_entry(roundend.hand_weights(rounds), 5.0 * rounds, rounds)
+        for rounds in (1, 3)
+    }
+    path.write_text(json.dumps({"buckets": buckets, "label": "score"}))
+    tables = load_round_end_tables(str(path))
+    assert repr(tables) == "RoundEndTables('tables.json')"
+    assert tables.base == (5.0, 5.0, 5.0, 15.0, 15.0, 15.0)  # missing buckets: the nearest
+    assert len(tables.row) == 6 and all(len(r) == 6 for r in tables.colour)
+    assert parse_weights(f"fitted={path}").fitted == tables
+    seat = f"strong@30:fitted={path}"
+    assert parse_bot(seat).iterations == 30
+    state = round_ends(1)[0].copy()
+    apply_deal(state, [tally(f) for f in draw(state, random.Random(0))])
+    move, stats = bot_move(seat, state, state.current, seed=1, budget=None, iterations=None)
+    assert stats.iterations == 30
+    with pytest.raises(ValueError, match="fitted"):
+        parse_weights(f"fitted={tmp_path / 'missing.json'}")
+
+
+def synthetic(rng: np.random.Generator, weights: dict[int, np.ndarray], games: int) -> dict:
+    """Two-player round ends whose final scores are ``x @ weights[bucket] + 3 bucket``."""
+    rows = games * 4 * 2
+    x = rng.integers(0, 4, size=(rows, len(roundend.FEATURES))).astype(float)
+    x[:, 0] = rng.uniform(0, 60, rows)  # the score
+    bucket = np.tile(np.repeat(np.arange(1, 5), 2), games)
+    final = np.array([x[i] @ weights[b] + 3.0 * b for i, b in enumerate(bucket)])
+    final += rng.normal(0, 1e-4, rows)  # a little noise: the data is never exact
+    event = np.repeat(np.arange(rows // 2), 2)
+    margin = final - final.reshape(-1, 2)[:, ::-1].reshape(-1)
+    return {
+        "features": x,
+        "bucket": bucket,
+        "final": final,
+        "margin": margin,
+        "hand": x[:, 0],
+        "game": np.repeat(np.arange(games), 8),
+        "event": event,
+    }
+
+
+@pytest.mark.parametrize(
+    ("label", "free_score"), [("score", False), ("margin", False), ("score", True)]
+)
+def test_a_fit_on_synthetic_data_recovers_known_weights(label, free_score):
+    rng = np.random.default_rng(1)
+    width = len(roundend.FEATURES)
+    truth = {b: rng.uniform(-3, 3, width) for b in roundend.BUCKETS}
+    if not free_score:  # the score's weight is 1 unless it is fitted too
+        for weights in truth.values():
+            weights[0] = 1.0
+    data = synthetic(rng, truth, games=60)
+    buckets, figures = roundend.fit(
+        data, label=label, penalty=1e-6, validation=0.2, seed=1, free_score=free_score
+    )
+    assert sorted(buckets) == list(roundend.BUCKETS)
+    tables = RoundEndTables.from_buckets(buckets, "synthetic")
+    for b in roundend.BUCKETS:
+        named = dict(zip(roundend.FEATURES, truth[b], strict=True))
+        assert tables.score[b] == pytest.approx(named["score"], abs=1e-3)
+        assert tables.marker[b] == pytest.approx(named["marker"], abs=1e-3)
+        assert tables.colour[b][2] == pytest.approx(named["colour2"], abs=1e-3)
+        assert tables.row[b][4] == pytest.approx(named["row4"], abs=1e-3)
+        if label == "score":
+            assert tables.base[b] == pytest.approx(3.0 * b, abs=1e-2)
+    assert figures["validation"]["margin_fitted"] < 0.1
+    assert figures["validation"]["margin_hand"] > 1.0  # the score alone does not explain it
+
+
+def test_a_strong_penalty_keeps_the_hand_weights():
+    rng = np.random.default_rng(2)
+    truth = {b: rng.uniform(-3, 3, len(roundend.FEATURES)) for b in roundend.BUCKETS}
+    buckets, _ = roundend.fit(synthetic(rng, truth, games=20), penalty=1e9)
+    for entry in buckets.values():
+        assert entry["marker"] == pytest.approx(DEFAULT.marker, abs=1e-3)
+        assert entry["column"][1] == pytest.approx(7 * DEFAULT.chance, abs=1e-3)
+
+
+def test_the_shipped_tables_load_and_weigh_points_as_points():
+    """The tables shipped with the rules library (``azul/ai/weights/roundend-2p.json``, the
+    margin-label fit of tools/BOTS.md) load, say how they were made, keep the score's weight at
+    1, and rank a board ahead by ten points ten points higher, whatever the rounds left."""
+    from pathlib import Path
+
+    import azul.ai
+
+    path = Path(azul.ai.__file__).parent / "weights" / "roundend-2p.json"
+    made = json.loads(path.read_text())
+    assert made["label"] == "margin" and "tools.learn.roundend fit" in made["command"]
+    tables = load_round_end_tables(str(path))
+    assert set(tables.score) == {1.0}
+    for state in round_ends(3):
+        if state.phase == "over":
+            continue
+        before = worths(state, rounds_left(state), Weights(fitted=tables))
+        ahead = state.copy()
+        ahead.boards[0].score += 10
+        after = worths(ahead, rounds_left(ahead), Weights(fitted=tables))
+        assert after[0] - after[1] == pytest.approx(before[0] - before[1] + 10)
