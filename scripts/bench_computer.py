@@ -205,10 +205,10 @@ class Person:
             commit()
             committed.append(time.perf_counter())
 
-        def timed_send(task, args, countdown=None):
+        def timed_send(task, args, countdown=None, queue=None):
             started = time.perf_counter()
             try:
-                return send(task, args, countdown)
+                return send(task, args, countdown, queue)
             finally:
                 sent.append(time.perf_counter() - started)
 
