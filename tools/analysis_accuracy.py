@@ -17,6 +17,12 @@ often both pick the same best move, and the rank agreement of the losses (Spearm
 The budget is a number of search iterations (``--iterations``, deterministic and the same on a
 busy machine) or seconds (``--seconds``, as the page runs it: ``ANALYSIS_SECONDS_PER_GAME``
 shared among the game's positions, at most ``ANALYSIS_MAX_SECONDS_PER_MOVE``).
+
+``--evaluation level`` (the default) judges with the search weights the page uses (the ``strong``
+level's, with its fitted round-end tables where it uses them); ``--evaluation hand`` with the
+hand-written evaluation; ``--evaluation shipped`` with the round-end tables shipped for each
+position's kind of game (``azul/ai/weights``), where some ship, whether or not a level uses
+them: the same positions, before and after.
 """
 
 from __future__ import annotations
@@ -26,10 +32,11 @@ import math
 import random
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from azul import legal_moves, new_game, play
-from azul.ai.bots import choose_move
+from azul.ai.bots import LEVELS, choose_move, level_weights, shipped_tables
+from azul.ai.evaluation import DEFAULT, Weights
 from azul.ai.judge import PLAYED_SHARE, judge_position
 from azul.mechanics import apply_deal, draw, tally
 from azul.notation import Move
@@ -99,9 +106,10 @@ def loss(
     iterations: int | None,
     seconds: float | None,
     share: float = PLAYED_SHARE,
+    weights: Weights | None = None,
 ) -> tuple[float, Move]:
     """The judgement of ``position`` with a budget, as the page makes it: (loss rounded to a
-    tenth of a point, the best move found)."""
+    tenth of a point, the best move found). ``weights`` None: the page's."""
     judgement = judge_position(
         position.state,
         position.player,
@@ -110,6 +118,7 @@ def loss(
         iterations=iterations,
         seed=seed,
         played_share=share,
+        weights=weights,
     )
     return round(judgement.loss(position.played), 1), judgement.best[0]
 
@@ -121,9 +130,10 @@ def judge(
     seconds: float | None,
     factor: int,
     share: float = PLAYED_SHARE,
+    weights: Weights | None = None,
 ) -> Judged:
     start = time.perf_counter()
-    page, page_best = loss(position, seed, iterations, seconds, share)
+    page, page_best = loss(position, seed, iterations, seconds, share, weights)
     took = time.perf_counter() - start
     reference, reference_best = loss(
         position,
@@ -131,6 +141,7 @@ def judge(
         None if iterations is None else iterations * factor,
         None if seconds is None else seconds * factor,
         share,
+        weights,
     )
     return Judged(position, page, reference, page_best == reference_best, took)
 
@@ -181,6 +192,16 @@ def report(results: list[Judged], budget: str, factor: int) -> str:
     return "\n".join(lines)
 
 
+def evaluation(name: str, state: State) -> Weights:
+    """The search weights ``--evaluation name`` judges ``state`` with."""
+    if name == "hand":
+        return DEFAULT
+    if name == "shipped":
+        tables = shipped_tables(state.players, state.variant)
+        return replace(LEVELS["strong"].weights, fitted=tables)
+    return level_weights("strong", state)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=100)
@@ -197,6 +218,13 @@ def main(argv: list[str] | None = None) -> int:
         default=PLAYED_SHARE,
         help=f"least share of the iterations on the move played (the page's: {PLAYED_SHARE})",
     )
+    parser.add_argument(
+        "--evaluation",
+        choices=("level", "hand", "shipped"),
+        default="level",
+        help="the page's search weights (level), the hand-written evaluation (hand) or the"
+        " shipped round-end tables (shipped)",
+    )
     parser.add_argument("--verbose", action="store_true", help="one line per position")
     args = parser.parse_args(argv)
     iterations = args.iterations
@@ -204,11 +232,20 @@ def main(argv: list[str] | None = None) -> int:
         iterations = 1000
     budget = f"{iterations} iterations" if iterations is not None else f"{args.seconds} s"
     budget += f", at least {args.played_share:.0%} of them on the move played"
+    budget += f", evaluation: {args.evaluation}"
+
     chosen = positions(args.positions, args.seed)
     results = []
     for n, position in enumerate(chosen):
+        weights = evaluation(args.evaluation, position.state)
         judged = judge(
-            position, args.seed * 1000 + n, iterations, args.seconds, args.factor, args.played_share
+            position,
+            args.seed * 1000 + n,
+            iterations,
+            args.seconds,
+            args.factor,
+            args.played_share,
+            weights,
         )
         results.append(judged)
         if args.verbose:

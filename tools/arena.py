@@ -26,7 +26,9 @@ One seat's thinking can be set apart from the others' (:class:`Seat`): ``strong@
 says, and ``strong:c_uct=10:max_lines=2`` changes that seat's search weights. ``strong@1000
 strong@4000`` measures what four times the search is worth, on the same deals, without the
 machine's load in the result. ``strong:fitted=PATH`` judges the rollouts' ends by fitted tables
-(``python -m tools.learn.roundend fit --out PATH``) instead of the hand-written weights.
+(``python -m tools.learn.roundend fit --out PATH``) instead of its level's own (the shipped
+tables for the game, where the level uses them; :func:`azul.ai.bots.level_weights`), and
+``strong:fitted=none`` by the hand-written weights.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from azul import deal, mechanics, new_game, play, play_out, result
-from azul.ai.bots import LEVELS, choose_move_with_stats
+from azul.ai.bots import LEVELS, choose_move_with_stats, level_weights
 from azul.ai.evaluation import DEFAULT, RoundEndTables, Weights, load_round_end_tables
 from azul.ai.tree import SearchStats, deadline_for
 from tools.uct import uct_search
@@ -142,7 +144,8 @@ def bot_move(
     if seat.budget is not None or seat.iterations is not None:
         budget, iterations = seat.budget, seat.iterations
     changes = ",".join(filter(None, (weights, seat.weights)))
-    level_weights = parse_weights(changes, LEVELS[bot].weights) if bot in LEVELS else DEFAULT
+    base = level_weights(bot, state) if bot in LEVELS else DEFAULT
+    weights_used = parse_weights(changes, base) if changes else base
     if budget is None:
         budget = LEVELS[bot].budget if bot in LEVELS else 1.0
     if bot in YARDSTICKS:
@@ -171,9 +174,9 @@ def bot_move(
             seed=seed,
             budget=budget,
             iterations=iterations,
-            weights=level_weights,
+            weights=weights_used,
         )
-    return choose_move_with_stats(state, player, bot, seed=seed, weights=level_weights)
+    return choose_move_with_stats(state, player, bot, seed=seed, weights=weights_used)
 
 
 def play_game(
@@ -278,8 +281,11 @@ def parse_weights(text: str, base: Weights = DEFAULT) -> Weights:
     return dataclasses.replace(base, **changes)
 
 
-def _fitted_tables(path: str) -> RoundEndTables:
-    """``fitted=PATH``: the round-end tables of a ``tools.learn.roundend fit --out`` file."""
+def _fitted_tables(path: str) -> RoundEndTables | None:
+    """``fitted=PATH``: the round-end tables of a ``tools.learn.roundend fit --out`` file;
+    ``fitted=none``: the hand-written evaluation (a level's play before it took tables)."""
+    if path.strip().lower() == "none":
+        return None
     try:
         return load_round_end_tables(path)
     except (OSError, KeyError, TypeError, ValueError) as error:

@@ -13,7 +13,8 @@ the search's move ordering, its rollout policy and the end of its rollouts all u
 The numbers come from :class:`Weights` (tuned in ``tools/BOTS.md``); greedy's are its own
 (:mod:`.bots`). ``Weights.fitted`` (None by default) swaps the evaluation where a rollout stops
 for :class:`RoundEndTables`, the same terms with weights fitted to self-play data per rounds
-left (``tools/learn/roundend.py``): an experiment no level uses.
+left (``tools/learn/roundend.py``), which a level can play by in the kinds of game that have
+shipped tables (:func:`azul.ai.bots.level_weights`); none does yet.
 
 Walls are bitmasks here: bit ``row * 5 + column`` is set when that space holds a
 tile (:attr:`azul.state.Board.filled`).
@@ -168,7 +169,9 @@ class Weights:
     fitted: RoundEndTables | None = None
     """Fitted tables for the evaluation where a rollout stops (:func:`worths`) instead of the
     hand-written weights above (None: those). The rollout policy's immediate worths keep
-    ``chance``. An experiment (``tools/learn/roundend.py``): no level sets it."""
+    ``chance``. Made by ``tools/learn/roundend.py``; a level with ``fitted`` takes the shipped
+    ones for the kinds of game they were fitted for (:func:`azul.ai.bots.level_weights`): none
+    does yet."""
 
     @functools.cached_property
     def potential(self) -> list[list[float]]:

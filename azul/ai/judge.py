@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from azul.notation import Move, Take
 from azul.state import State
 
-from .bots import move_values
+from .bots import level_weights, move_values
+from .evaluation import Weights
 from .search import search
 from .tree import SearchStats, deadline_for
 
@@ -63,6 +64,7 @@ def judge_position(
     seed: int,
     iterations: int | None = None,
     played_share: float = PLAYED_SHARE,
+    weights: Weights | None = None,
 ) -> Judgement:
     """The worth of ``played`` and of the best moves ``player`` had in ``state``.
 
@@ -74,7 +76,9 @@ def judge_position(
     are no points). The best move is the better, by that worth, of the move played and the
     search's choice among the others (the most visited: the move played, given its share of
     visits, is left out of that choice, which its share alone could win). In the gray wall's
-    tiling, the moves' immediate worths are compared."""
+    tiling, the moves' immediate worths are compared. ``weights``: the search's (default: the
+    ``strong`` level's for this kind of game, its fitted round-end tables included where it
+    uses them, so that a move is judged by the evaluation the computer players play by)."""
     if state.phase != "take" or not isinstance(played, Take):
         return _immediate(state, player)
     stats = SearchStats()
@@ -88,6 +92,7 @@ def judge_position(
         stats=stats,
         include=played,
         include_share=played_share,
+        weights=level_weights("strong", state) if weights is None else weights,
     )
     values = stats.margins
     if not values:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from azul import deal, legal_moves, new_game, play
-from azul.ai.bots import LEVELS, choose_move, choose_move_with_stats
+from azul.ai.bots import LEVELS, choose_move, choose_move_with_stats, level_weights
 from azul.ai.evaluation import DEFAULT, Weights, evaluate_board, rewards
 from azul.ai.search import search
 from azul.ai.tree import SearchStats
@@ -199,12 +199,13 @@ def test_one_seat_of_the_arena_can_think_apart_from_the_others(capsys):
 
 
 def test_a_seat_plays_with_its_own_search_weights():
-    changed = Weights(max_lines=1, noise=0.0)
     differs = False
     for seed in range(6):
         state = random_position(seed, 2, "colored", 3)
         if state.phase != "take":
             continue
+        # the seat's changes go on top of its level's own weights for this kind of game
+        changed = replace(level_weights("strong", state), max_lines=1, noise=0.0)
         player = state.to_move[0]
         seat_move, _ = bot_move(
             "strong@60:max_lines=1:noise=0", state, player, seed=seed, budget=9.0, iterations=None

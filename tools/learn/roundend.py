@@ -18,12 +18,14 @@ hand-written one does (equal iterations are equal CPU).
 
 ``play``: self-play games between ``strong`` players at a small fixed number of iterations
 (``--iterations``: the same games for the same seed on any machine, whatever its load; ``--jobs``
-processes). At every round end that does not finish the game, each board is a row of
-:data:`FEATURES` (:func:`azul.ai.evaluation.board_terms`: rows, columns and colours missing
-0-4 tiles, adjacency pairs, waiting tiles, lines missing one, the next round's starter, the
-score), with its rounds-left bucket (:func:`azul.ai.evaluation.rounds_left`), the hand-written
-worth, and the labels: that player's final score and final margin (its score minus the best
-opponent's). A compressed ``.npz`` with a ``meta`` JSON text (command, seed, figures).
+processes), searching by the hand-written evaluation or by fitted tables (``--fitted PATH``: a
+next generation's data, from the fitted player). At every round end that does not finish the
+game, each board is a row of :data:`FEATURES` (:func:`azul.ai.evaluation.board_terms`: rows,
+columns and colours missing 0-4 tiles, adjacency pairs, waiting tiles, lines missing one, the
+next round's starter, the score), with its rounds-left bucket
+(:func:`azul.ai.evaluation.rounds_left`), the hand-written worth, and the labels: that player's
+final score and final margin (its score minus the best opponent's). A compressed ``.npz`` with
+a ``meta`` JSON text (command, seed, figures).
 
 ``fit``: per rounds-left bucket, ridge regression of the final score (``--label score``) or the
 final margin (``--label margin``: the row's terms minus its main rival's, that is the opponent
@@ -115,11 +117,13 @@ def board_features(state: State, player: int) -> list[float]:
     ]
 
 
-def play_game(task: tuple[int, int, int, str, int]) -> dict[str, Any]:
-    """One self-play game (``task``: seed, game number, players, variant, iterations a move)
-    and its round-end rows: each board's features, bucket, hand-written worth, and final score
-    and margin. Deterministic for the task."""
-    seed, game, players, variant, iterations = task
+def play_game(task: tuple[int, int, int, str, int, str | None]) -> dict[str, Any]:
+    """One self-play game (``task``: seed, game number, players, variant, iterations a move,
+    the fitted tables the players search with or None for the hand-written evaluation) and its
+    round-end rows: each board's features, bucket, hand-written worth, and final score and
+    margin. Deterministic for the task."""
+    seed, game, players, variant, iterations, tables = task
+    weights = None if tables is None else Weights(fitted=load_round_end_tables(tables))
     rng = random.Random(f"roundend:{seed}:{game}")
     state = new_game(players, variant, first_player=rng.randrange(players))
     rows: list[list[float]] = []
@@ -147,7 +151,12 @@ def play_game(task: tuple[int, int, int, str, int]) -> dict[str, Any]:
             continue
         player = state.to_move[0]
         move, _ = choose_move_with_stats(
-            state, player, "strong", seed=rng.randrange(1 << 30), iterations=iterations
+            state,
+            player,
+            "strong",
+            seed=rng.randrange(1 << 30),
+            iterations=iterations,
+            weights=weights,
         )
         state = play(state, move, player)
     final = [float(s.score) for s in sorted(result(state).standings, key=lambda s: s.player)]
@@ -177,10 +186,12 @@ def generate(
     jobs: int = 1,
     max_seconds: float | None = None,
     progress: bool = False,
+    fitted: str | None = None,
 ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
     """Play ``games`` games (in ``jobs`` processes) and return (arrays, figures). Game ``i`` is
-    the same whatever ``jobs`` and ``max_seconds`` (after which no further game is kept)."""
-    tasks = [(seed, game, players, variant, iterations) for game in range(games)]
+    the same whatever ``jobs`` and ``max_seconds`` (after which no further game is kept).
+    ``fitted``: the players search with these tables (a next generation's data)."""
+    tasks = [(seed, game, players, variant, iterations, fitted) for game in range(games)]
     started = time.perf_counter()
     played: list[dict[str, Any]] = []
 
@@ -205,6 +216,7 @@ def generate(
         "variant": variant,
         "seed": seed,
         "iterations": iterations,
+        "fitted": fitted,
         "rows": int(len(arrays["final"])),
         "features": list(FEATURES),
         "seconds": round(time.perf_counter() - started, 1),
@@ -518,6 +530,9 @@ def main(argv: list[str] | None = None) -> int:
     play_parser.add_argument("--seed", type=int, default=1)
     play_parser.add_argument("--jobs", type=int, default=1)
     play_parser.add_argument("--max-seconds", type=float, help="keep no game after this long")
+    play_parser.add_argument(
+        "--fitted", help="the players search with these tables (default: the hand-written)"
+    )
     play_parser.add_argument("--out", type=Path, required=True, help="the .npz file to write")
     fit_parser = commands.add_parser("fit", help="fit the tables, print validation figures")
     fit_parser.add_argument("data", type=Path, nargs="+", help="play .npz files")
@@ -548,6 +563,7 @@ def main(argv: list[str] | None = None) -> int:
             jobs=args.jobs,
             max_seconds=args.max_seconds,
             progress=True,
+            fitted=args.fitted,
         )
         figures["command"] = command
         args.out.parent.mkdir(parents=True, exist_ok=True)
