@@ -12,7 +12,7 @@
   if (!root) return;
   const replay = () => document.getElementById("replay");
   let points = null; // the markup of each point, by ply, once loaded
-  let loading = null;
+  let loading = null; // the page fetch in flight, if any
 
   function showCurrentMove() {
     const current = root.querySelector(".move-log li.current");
@@ -109,18 +109,20 @@
     return points && ply < points.length ? ply : null;
   }
 
-  async function fetchPage(url) {
-    if (loading) loading.abort();
-    loading = new AbortController();
-    let response;
+  // The page at `url`, fetched and swapped in. Only the latest step's answer is shown: a step
+  // taken meanwhile (from the points, or another fetch) aborts this one, so a slow page cannot
+  // land after, and on top of, the point the player has since moved to.
+  async function fetchPage(url, signal) {
+    let page;
     try {
-      response = await fetch(url, { signal: loading.signal, headers: { Accept: "text/html" } });
+      const response = await fetch(url, { signal, headers: { Accept: "text/html" } });
+      if (!response.ok) { window.location.assign(url); return false; }
+      page = new DOMParser().parseFromString(await response.text(), "text/html");
     } catch (error) {
       if (error.name !== "AbortError") window.location.assign(url);
       return false;
     }
-    if (!response.ok) { window.location.assign(url); return false; }
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    if (signal.aborted) return false;
     const fresh = page.getElementById("replay-root");
     if (!fresh) { window.location.assign(url); return false; }
     const scroll = root.querySelector(".move-log");
@@ -135,9 +137,14 @@
   }
 
   async function show(url, push) {
+    if (loading) loading.abort();
+    loading = null;
     const ply = plyOf(url);
-    const shown = ply !== null && showPoint(ply);
-    if (!shown && !(await fetchPage(url))) return;
+    if (ply === null || !showPoint(ply)) {
+      const step = new AbortController();
+      loading = step;
+      if (!(await fetchPage(url, step.signal))) return;
+    }
     if (push) history.pushState({ replay: true }, "", url);
   }
 

@@ -2,7 +2,11 @@
 has the rest of the replay's tests), the address follows so that a point can be linked to, and
 the browser's back button returns to the point before."""
 
+import contextlib
+import re
+
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.support.play import finish
 
@@ -35,6 +39,45 @@ def test_arrow_keys_and_buttons_step_through_a_replay(browser, live_server, star
     page.go_back()
     wait_for(9)
     assert page.url.endswith("?ply=9")
+    page.close()
+
+
+def test_a_page_fetched_before_the_points_arrived_does_not_land_on_a_later_step(
+    browser, live_server, start_game, alice, bob
+):
+    """A step taken before the points have loaded fetches its page. When the points arrive and the
+    player steps on before that page does, the late page is dropped: it does not replace the point
+    the player has moved to (a CI run once saw ply 10's page land after ply 8 was shown)."""
+    game = finish(start_game(alice, bob))
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    held_points: list = []
+    held_pages: list = []
+    page.route("**/replay/points/", lambda route: held_points.append(route))
+    page.route(re.compile(r".*/replay/\?ply=9$"), lambda route: held_pages.append(route))
+    page.goto(f"{live_server.url}/games/{game.id}/replay/?ply=10")
+
+    def until(condition) -> None:
+        for _ in range(200):
+            if condition():
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError("the request never came")
+
+    until(lambda: held_points)
+    page.keyboard.press("ArrowLeft")  # no points yet: ply 9's page is fetched
+    until(lambda: held_pages)
+    held_points[0].continue_()
+    page.wait_for_selector("#replay-root[data-points-loaded]")
+    page.keyboard.press("ArrowLeft")  # from the points, at once
+    page.wait_for_function("() => document.getElementById('replay').dataset.ply === '8'")
+    with contextlib.suppress(PlaywrightError):  # raised when the page has dropped the request
+        held_pages[0].continue_()  # the late answer
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.getElementById('replay').dataset.ply") == "8"
+    assert page.url.endswith("?ply=8")
+    page.click("#replay-next")
+    page.wait_for_function("() => document.getElementById('replay').dataset.ply === '9'")
     page.close()
 
 
