@@ -52,6 +52,9 @@ def bonus_potential(chance: float) -> list[list[float]]:
 
 ROUND_END_TERMS = ("score", "base", "adjacency", "partial_line", "near_line", "marker")
 """The scalar terms of :class:`RoundEndTables`, one value per rounds left (see there)."""
+LINE_TERMS = ("line_points", "line_room")
+"""Scalar terms of :class:`RoundEndTables` that tables may leave out (0: not weighed), on
+:func:`line_terms`."""
 BONUS_KINDS = ("row", "column", "colour")
 """The bonus tables of :class:`RoundEndTables`: one share per (rounds left, tiles missing)."""
 
@@ -65,7 +68,8 @@ class RoundEndTables:
     missing ``need`` tiles (likewise ``column`` and ``colour``: these replace the hand-written
     ``bonus * chance**need``, bonus included), plus ``adjacency[r]`` a pair of neighbouring wall
     tiles, ``partial_line[r]`` a tile waiting on an unfinished pattern line, ``near_line[r]`` a
-    line missing one tile, and ``marker[r]`` for the player who starts the next round. The
+    line missing one tile, and ``marker[r]`` for the player who starts the next round; where
+    the tables have them, ``line_points[r]`` and ``line_room[r]`` weigh :func:`line_terms`. The
     worth is in points of final score: with tables fitted to final scores, a board's expected
     final score. The same additions as the hand-written evaluation, so the same cost."""
 
@@ -79,6 +83,8 @@ class RoundEndTables:
     row: tuple[tuple[float, ...], ...]
     column: tuple[tuple[float, ...], ...]
     colour: tuple[tuple[float, ...], ...]
+    line_points: tuple[float, ...] = (0.0,) * 6
+    line_room: tuple[float, ...] = (0.0,) * 6
 
     def __repr__(self) -> str:  # the arena prints the weights it changes: the file, not 200 numbers
         return f"RoundEndTables({self.source!r})"
@@ -100,6 +106,9 @@ class RoundEndTables:
         def scalar(term: str) -> tuple[float, ...]:
             return tuple(float(bucket[term]) for bucket in by_rounds)
 
+        def optional(term: str) -> tuple[float, ...]:
+            return tuple(float(bucket.get(term, 0.0)) for bucket in by_rounds)
+
         def bonus(kind: str) -> tuple[tuple[float, ...], ...]:
             rows = tuple(tuple(float(v) for v in bucket[kind]) for bucket in by_rounds)
             if any(len(r) != 6 for r in rows):
@@ -117,6 +126,8 @@ class RoundEndTables:
             row=bonus("row"),
             column=bonus("column"),
             colour=bonus("colour"),
+            line_points=optional("line_points"),
+            line_room=optional("line_room"),
         )
 
 
@@ -341,6 +352,35 @@ def board_terms(board: Board, gray: bool) -> tuple[list[int], list[int], list[in
     return rows, columns, colours, pairs, waiting, near
 
 
+def line_terms(board: Board, gray: bool) -> tuple[float, int]:
+    """The unfinished pattern lines' prospects at a round end, beyond how many tiles wait:
+    the wall points each line's tile would score if placed now (on the gray wall, in the best
+    space its colour may take), weighted by the share of the line filled, summed; and the
+    tiles those lines still need (what they hold the player to in the rounds to come)."""
+    filled = board.filled
+    line_count, line_color = board.line_count, board.line_color
+    points = 0.0
+    room = 0
+    for line in range(1, 5):
+        n = line_count[line]
+        if n:
+            points += line_points(board, filled, line, line_color[line], gray) * n / (line + 1)
+            room += line + 1 - n
+    return points, room
+
+
+def line_points(board: Board, filled: int, line: int, colour: int, gray: bool) -> int:
+    """The wall points a tile of ``colour`` from pattern line ``line`` would score now."""
+    if not gray:
+        return wall_points(filled, line, (colour + line) % 5)
+    best = 0
+    col_mask = board.col_mask
+    for column in range(5):
+        if not (filled >> (5 * line + column)) & 1 and not (col_mask[column] >> colour) & 1:
+            best = max(best, wall_points(filled, line, column))
+    return best
+
+
 def evaluate_board_fitted(board: Board, rounds: int, gray: bool, tables: RoundEndTables) -> float:
     """:func:`evaluate_board` with :class:`RoundEndTables` (``rounds``: 0-5): the same terms,
     the fitted weights, the marker left out (:func:`fitted_worths` adds it)."""
@@ -373,6 +413,9 @@ def evaluate_board_fitted(board: Board, rounds: int, gray: bool, tables: RoundEn
             value += partial * n
             if n == line:
                 value += near
+    if tables.line_points[rounds] or tables.line_room[rounds]:
+        points, room = line_terms(board, gray)
+        value += tables.line_points[rounds] * points + tables.line_room[rounds] * room
     return value
 
 

@@ -15,12 +15,13 @@ from azul.ai.evaluation import (
     DEFAULT,
     RoundEndTables,
     Weights,
+    line_terms,
     load_round_end_tables,
     rounds_left,
     worths,
 )
 from azul.mechanics import apply_deal, draw, tally
-from azul.state import State
+from azul.state import Board, State
 from tools.arena import bot_move, parse_bot, parse_weights
 from tools.learn import roundend
 
@@ -208,3 +209,89 @@ def test_the_shipped_tables_load_and_weigh_points_as_points():
         ahead.boards[0].score += 10
         after = worths(ahead, rounds_left(ahead), Weights(fitted=tables))
         assert after[0] - after[1] == pytest.approx(before[0] - before[1] + 10)
+
+
+def a_board_with_waiting_lines() -> Board:
+    """Wall tiles at (row 2, column 1) and (row 1, column 2); pattern line 2 (three spaces)
+    holds two tiles of colour 0, line 4 (five spaces) one of colour 1."""
+    board = Board()
+    board.filled = 1 << (5 * 2 + 1) | 1 << (5 * 1 + 2)
+    board.line_color[2], board.line_count[2] = 0, 2
+    board.line_color[4], board.line_count[4] = 1, 1
+    return board
+
+
+def test_the_line_terms_weigh_what_a_waiting_line_would_score():
+    board = a_board_with_waiting_lines()
+    # colored wall: colour 0 of row 2 goes to column 2, between both tiles (2 across, 2 down:
+    # 4 points) and the line is two thirds full; colour 1 of row 4 to column 0, alone (1 point)
+    # and a fifth full. The lines still need 1 and 4 tiles.
+    points, room = line_terms(board, gray=False)
+    assert points == pytest.approx(4 * 2 / 3 + 1 * 1 / 5)
+    assert room == 5
+    # gray wall: column 2 already holds colour 0, so its best space is column 0 (2 points)
+    board.col_mask[2] |= 1 << 0
+    points, room = line_terms(board, gray=True)
+    assert points == pytest.approx(2 * 2 / 3 + 1 * 1 / 5)
+    assert room == 5
+
+
+@pytest.mark.parametrize("variant", ["colored", "gray"])
+def test_tables_weigh_the_line_terms_as_the_features_record_them(variant):
+    weights = {}
+    for rounds in roundend.BUCKETS:
+        w = roundend.hand_weights(rounds)
+        w[roundend.FEATURES.index("line_points")] = 0.8 + 0.1 * rounds
+        w[roundend.FEATURES.index("line_room")] = -0.3 * rounds
+        weights[rounds] = w
+    tables = RoundEndTables.from_buckets(
+        {b: roundend.tables_entry(w, 0.0, b) for b, w in weights.items()}, "lines"
+    )
+    assert tables.line_room[2] == pytest.approx(-0.6)
+    seen_waiting = False
+    for state in round_ends(5, variant):
+        rounds = rounds_left(state)
+        values = worths(state, rounds, Weights(fitted=tables))
+        for player in range(state.players):
+            x = np.array(roundend.board_features(state, player))
+            seen_waiting |= x[roundend.FEATURES.index("line_points")] > 0
+            assert x @ weights[rounds] == pytest.approx(values[player], abs=1e-3)
+    assert seen_waiting  # the terms were weighed, not all zero
+
+
+def test_tables_without_the_line_terms_do_not_weigh_them():
+    entry = roundend.tables_entry(roundend.hand_weights(2), 0.0, 2)
+    del entry["line_points"], entry["line_room"]  # as the shipped 2-player tables were fitted
+    tables = RoundEndTables.from_buckets({2: entry}, "old")
+    assert tables.line_points == (0.0,) * 6 and tables.line_room == (0.0,) * 6
+
+
+def test_a_fit_can_leave_features_out_for_comparison():
+    rng = np.random.default_rng(3)
+    truth = {b: rng.uniform(-3, 3, len(roundend.FEATURES)) for b in roundend.BUCKETS}
+    for weights in truth.values():
+        weights[0] = 1.0  # the score's, as the fit keeps it
+    data = synthetic(rng, truth, games=40)
+    kept, with_lines = roundend.fit(data, penalty=1e-6)
+    dropped, without = roundend.fit(data, penalty=1e-6, drop=("line_points", "line_room"))
+    assert {entry["line_points"] for entry in dropped.values()} == {0.0}
+    assert {entry["line_room"] for entry in dropped.values()} == {0.0}
+    assert without["dropped"] == ["line_points", "line_room"]
+    # the data depends on them: the fit without them explains it less well
+    assert without["validation"]["margin_fitted"] > with_lines["validation"]["margin_fitted"] + 0.5
+    assert kept[1]["line_room"] != 0.0
+
+
+def test_data_recorded_with_other_features_is_refused_with_a_clear_message(tmp_path):
+    old = list(roundend.FEATURES[:-2])  # as recorded before the line terms
+    path = tmp_path / "old.npz"
+    meta = json.dumps({"players": 2, "features": old, "games": 1, "rows": 1})
+    np.savez_compressed(
+        path,
+        meta=np.array(meta),
+        features=np.zeros((1, len(old))),
+        game=np.zeros(1),
+        event=np.zeros(1),
+    )
+    with pytest.raises(SystemExit, match="recorded with other features.*play it again"):
+        roundend.load([path])

@@ -22,7 +22,9 @@ processes), searching by the hand-written evaluation or by fitted tables (``--fi
 next generation's data, from the fitted player). At every round end that does not finish the
 game, each board is a row of :data:`FEATURES` (:func:`azul.ai.evaluation.board_terms`: rows,
 columns and colours missing 0-4 tiles, adjacency pairs, waiting tiles, lines missing one, the
-next round's starter, the score), with its rounds-left bucket
+next round's starter, the score; and :func:`azul.ai.evaluation.line_terms`: the wall points
+the waiting lines' tiles would score, by how full each line is, and the tiles they still need,
+which the hand-written evaluation does not weigh), with its rounds-left bucket
 (:func:`azul.ai.evaluation.rounds_left`), the hand-written worth, and the labels: that player's
 final score and final margin (its score minus the best opponent's). A compressed ``.npz`` with
 a ``meta`` JSON text (command, seed, figures).
@@ -31,8 +33,9 @@ a ``meta`` JSON text (command, seed, figures).
 final margin (``--label margin``: the row's terms minus its main rival's, that is the opponent
 the hand-written evaluation rates highest) on those terms, shrunk toward the hand-written
 weights (``--ridge``: the penalty on the squared distance to them, in rows; the intercept is
-free). The score's weight stays 1 (points scored are part of the final score; fitted freely
-with ``--free-score`` it is confounded with the wall's terms). Whole games are held out for
+free; ``--drop NAME`` leaves a feature out, to compare on the same rows). The score's weight
+stays 1 (points scored are part of the final score; fitted freely with ``--free-score`` it is
+confounded with the wall's terms). Whole games are held out for
 validation (``--validation``, by the seed). Printed, per bucket and overall: the validation
 RMSE of the final score and of the final margin, for the hand-written worth (fitted with a
 scale and offset per bucket) and for the fitted tables. ``--out`` writes the tables as JSON
@@ -68,6 +71,7 @@ from azul.ai.evaluation import (
     Weights,
     board_terms,
     bonus_potential,
+    line_terms,
     load_round_end_tables,
     rounds_left,
     worths,
@@ -91,6 +95,8 @@ FEATURES: tuple[str, ...] = (
     "partial_line",
     "near_line",
     "marker",
+    "line_points",
+    "line_room",
 )
 """A board's terms at a round end, in the order of the data's ``features`` columns."""
 BUCKETS = (1, 2, 3, 4)
@@ -107,6 +113,7 @@ def board_features(state: State, player: int) -> list[float]:
     rows, columns, colours, pairs, waiting, near = board_terms(board, state.gray)
     counts = {"row": rows, "column": columns, "colour": colours}
     starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
+    points, room = line_terms(board, state.gray)
     return [
         float(board.score),
         *(float(counts[kind][need]) for kind in BONUS_KINDS for need in NEEDS[kind]),
@@ -114,6 +121,8 @@ def board_features(state: State, player: int) -> list[float]:
         float(waiting),
         float(near),
         1.0 if player == starter else 0.0,
+        points,
+        float(room),
     ]
 
 
@@ -267,6 +276,8 @@ def hand_weights(rounds: int, weights: Weights = DEFAULT) -> Array:
         "partial_line": weights.partial_line,
         "near_line": weights.near_line,
         "marker": weights.marker,
+        "line_points": 0.0,  # not in the hand-written evaluation
+        "line_room": 0.0,
     }
     for kind in BONUS_KINDS:
         for need in NEEDS[kind]:
@@ -334,14 +345,20 @@ def fit(
     seed: int = 1,
     merge: bool = False,
     free_score: bool = False,
+    drop: Sequence[str] = (),
 ) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
     """Fit each bucket's weights (see the module docstring); returns (buckets for
     :meth:`azul.ai.evaluation.RoundEndTables.from_buckets`, validation figures). ``merge``:
     one fit for buckets 1-2 and one for 3-4 (fewer weights, more rows each). The score's weight
     is 1 unless ``free_score``: fitted freely, it drifts to the terms it is confounded with
     (after one round the score is about the wall's tiles and adjacency, and the fit weighed it
-    0), and a search would then not see a floor penalty."""
+    0), and a search would then not see a floor penalty. ``drop``: features left out (their
+    column zeroed: their weight stays the hand's), to compare fits with and without them on
+    the same rows."""
     x, bucket, event = data["features"], data["bucket"].astype(int), data["event"]
+    if drop:
+        x = x.copy()
+        x[:, [FEATURES.index(name) for name in drop]] = 0.0
     held = split_games(data["game"], validation, seed)
     rival = rival_rows(data)
     groups = {1: (1, 2), 2: (1, 2), 3: (3, 4), 4: (3, 4)} if merge else {b: (b,) for b in BUCKETS}
@@ -383,6 +400,7 @@ def fit(
         "ridge": penalty,
         "merge": merge,
         "free_score": free_score,
+        "dropped": list(drop),
         "rows": int(len(bucket)),
         "train_rows": int((~held).sum()),
         "validation_rows": int(held.sum()),
@@ -419,6 +437,8 @@ def tables_entry(w: Array, intercept: float, rounds: int) -> dict[str, Any]:
         "partial_line": named["partial_line"],
         "near_line": named["near_line"],
         "marker": named["marker"],
+        "line_points": named["line_points"],
+        "line_room": named["line_room"],
     }
     for kind in BONUS_KINDS:
         # missing 5: the reference (0); a complete row ends the game: its bonus is certain
@@ -435,6 +455,12 @@ def load(paths: Sequence[Path]) -> tuple[dict[str, npt.NDArray[Any]], list[dict[
     metas = [json.loads(str(p["meta"])) for p in parts]
     if len({m["players"] for m in metas}) != 1:
         raise SystemExit("the data files mix player counts")
+    for path, meta in zip(paths, metas, strict=True):
+        if meta.get("features") != list(FEATURES):
+            raise SystemExit(
+                f"{path}: recorded with other features ({len(meta.get('features') or [])},"
+                f" this tool has {len(FEATURES)}): play it again"
+            )
     data: dict[str, list[npt.NDArray[Any]]] = {}
     game_offset = event_offset = 0
     for p in parts:
@@ -540,6 +566,9 @@ def main(argv: list[str] | None = None) -> int:
     fit_parser.add_argument("--ridge", type=float, default=30.0, help="shrinkage to the hand")
     fit_parser.add_argument("--merge", action="store_true", help="buckets 1-2 and 3-4 as one")
     fit_parser.add_argument("--free-score", action="store_true", help="fit the score's weight")
+    fit_parser.add_argument(
+        "--drop", action="append", default=[], choices=FEATURES[1:], help="leave a feature out"
+    )
     fit_parser.add_argument("--validation", type=float, default=0.2, help="games held out")
     fit_parser.add_argument("--seed", type=int, default=1)
     fit_parser.add_argument("--out", type=Path, help="the JSON tables to write")
@@ -594,6 +623,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         merge=args.merge,
         free_score=args.free_score,
+        drop=args.drop,
     )
     figures["fit_seconds"] = round(time.perf_counter() - started, 3)
     figures["command"] = command
