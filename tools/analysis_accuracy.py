@@ -32,10 +32,10 @@ import math
 import random
 import statistics
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from azul import legal_moves, new_game, play
-from azul.ai.bots import LEVELS, choose_move, level_weights, shipped_tables
+from azul.ai.bots import choose_move, level_weights
 from azul.ai.evaluation import DEFAULT, Weights
 from azul.ai.judge import PLAYED_SHARE, judge_position
 from azul.mechanics import apply_deal, draw, tally
@@ -196,10 +196,7 @@ def evaluation(name: str, state: State) -> Weights:
     """The search weights ``--evaluation name`` judges ``state`` with."""
     if name == "hand":
         return DEFAULT
-    if name == "shipped":
-        tables = shipped_tables(state.players, state.variant)
-        return replace(LEVELS["strong"].weights, fitted=tables)
-    return level_weights("strong", state)
+    return level_weights("strong", state, tables=True if name == "shipped" else None)
 
 
 def main(argv: list[str] | None = None) -> int:

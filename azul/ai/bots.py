@@ -101,17 +101,19 @@ class Level:
 
 
 @functools.cache
-def _weights_for(level: str, players: int, variant: str) -> Weights:
+def _weights_for(level: str, players: int, variant: str, tables: bool) -> Weights:
     spec = LEVELS[level]
-    tables = shipped_tables(players, variant) if spec.fitted else None
-    return spec.weights if tables is None else replace(spec.weights, fitted=tables)
+    shipped = shipped_tables(players, variant) if tables else None
+    return spec.weights if shipped is None else replace(spec.weights, fitted=shipped)
 
 
-def level_weights(level: str, state: State) -> Weights:
+def level_weights(level: str, state: State, *, tables: bool | None = None) -> Weights:
     """The search weights ``level`` plays ``state``'s game with: its own, with the shipped
     round-end tables for the game's player count and wall when the level uses them and some
-    ship (one object per level and kind of game: its cached tables are built once)."""
-    return _weights_for(level, state.players, state.variant)
+    ship (one object per level and kind of game: its cached tables are built once).
+    ``tables`` True or False overrides the level's choice (to measure the tables)."""
+    use = LEVELS[level].fitted if tables is None else tables
+    return _weights_for(level, state.players, state.variant, use)
 
 
 LEVELS: dict[str, Level] = {

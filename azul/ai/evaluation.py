@@ -52,9 +52,6 @@ def bonus_potential(chance: float) -> list[list[float]]:
 
 ROUND_END_TERMS = ("score", "base", "adjacency", "partial_line", "near_line", "marker")
 """The scalar terms of :class:`RoundEndTables`, one value per rounds left (see there)."""
-LINE_TERMS = ("line_points", "line_room")
-"""Scalar terms of :class:`RoundEndTables` that tables may leave out (0: not weighed), on
-:func:`line_terms`."""
 BONUS_KINDS = ("row", "column", "colour")
 """The bonus tables of :class:`RoundEndTables`: one share per (rounds left, tiles missing)."""
 
@@ -357,20 +354,20 @@ def line_terms(board: Board, gray: bool) -> tuple[float, int]:
     the wall points each line's tile would score if placed now (on the gray wall, in the best
     space its colour may take), weighted by the share of the line filled, summed; and the
     tiles those lines still need (what they hold the player to in the rounds to come)."""
-    filled = board.filled
     line_count, line_color = board.line_count, board.line_color
     points = 0.0
     room = 0
     for line in range(1, 5):
         n = line_count[line]
         if n:
-            points += line_points(board, filled, line, line_color[line], gray) * n / (line + 1)
+            points += line_points(board, line, line_color[line], gray) * n / (line + 1)
             room += line + 1 - n
     return points, room
 
 
-def line_points(board: Board, filled: int, line: int, colour: int, gray: bool) -> int:
+def line_points(board: Board, line: int, colour: int, gray: bool) -> int:
     """The wall points a tile of ``colour`` from pattern line ``line`` would score now."""
+    filled = board.filled
     if not gray:
         return wall_points(filled, line, (colour + line) % 5)
     best = 0

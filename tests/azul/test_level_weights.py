@@ -92,3 +92,12 @@ def test_no_level_plays_by_the_tables_until_master_stays_a_clear_step_above_stro
     for level in LEVELS:
         assert not LEVELS[level].fitted, level
         assert level_weights(level, opening(2)) == LEVELS[level].weights
+
+
+def test_the_tables_can_be_asked_for_whatever_the_level_chooses():
+    """To measure the tables (tools/analysis_accuracy.py --evaluation shipped): ``tables=True``
+    takes them where they ship, ``tables=False`` leaves them out."""
+    shipped = shipped_tables(2, "colored")
+    assert level_weights("strong", opening(2), tables=True).fitted is shipped
+    assert level_weights("strong", opening(2), tables=False) == LEVELS["strong"].weights
+    assert level_weights("strong", opening(3), tables=True) == LEVELS["strong"].weights
