@@ -364,6 +364,33 @@ def _line(name: str, t: Tally) -> str:
     )
 
 
+def _by_seat(results: list[GameResult]) -> list[str]:
+    """Each bot's win rate from each seat (seat 1 moves first in the first round), when the
+    bots are not all one: a gain that holds from one seat only is not a gain."""
+    counts: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0, 0])  # W, T, games
+    for game in results:
+        for index, seat in enumerate(game.seats):
+            entry = counts[(seat.bot, index)]
+            entry[2] += 1
+            if seat.place == 1:
+                entry[1 if seat.shared else 0] += 1
+    if len({bot for bot, _ in counts}) < 2:
+        return []
+    lines = []
+    for bot in sorted({bot for bot, _ in counts}):
+        parts = []
+        for (name, index), (wins, ties, games) in sorted(counts.items()):
+            if name == bot:
+                low, high = wilson(wins + 0.5 * ties, games)
+                rate = (wins + 0.5 * ties) / games
+                parts.append(
+                    f"seat {index + 1} {100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+                    f" of {games}"
+                )
+        lines.append(f"  {bot:<11} by seat: " + "; ".join(parts))
+    return lines
+
+
 def report(results: list[GameResult], header: str) -> str:
     lines = [header]
     sole_first: defaultdict[str, int] = defaultdict(int)
@@ -376,6 +403,7 @@ def report(results: list[GameResult], header: str) -> str:
             sole_first["(shared)"] += 1
     for name, t in sorted(tally(results).items()):
         lines.append(_line(name, t))
+    lines.extend(_by_seat(results))
     n = len(results)
     if n:
         parts = []

@@ -14,7 +14,9 @@ The numbers come from :class:`Weights` (tuned in ``tools/BOTS.md``); greedy's ar
 (:mod:`.bots`). ``Weights.fitted`` (None by default) swaps the evaluation where a rollout stops
 for :class:`RoundEndTables`, the same terms with weights fitted to self-play data per rounds
 left (``tools/learn/roundend.py``), which a level can play by in the kinds of game that have
-shipped tables (:func:`azul.ai.bots.level_weights`); none does yet.
+shipped tables (:func:`azul.ai.bots.level_weights`); none does yet. Tables may carry a
+:class:`MarginResidual`, a small network's correction to two players' margin
+(``tools/learn/residual.py``); none that ships does.
 
 Walls are bitmasks here: bit ``row * 5 + column`` is set when that space holds a
 tile (:attr:`azul.state.Board.filled`).
@@ -28,6 +30,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from azul.notation import FLOOR
 from azul.state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, Board, State
@@ -54,6 +59,72 @@ ROUND_END_TERMS = ("score", "base", "adjacency", "partial_line", "near_line", "m
 """The scalar terms of :class:`RoundEndTables`, one value per rounds left (see there)."""
 BONUS_KINDS = ("row", "column", "colour")
 """The bonus tables of :class:`RoundEndTables`: one share per (rounds left, tiles missing)."""
+BONUS_NEEDS = {"row": range(1, 5), "column": range(0, 5), "colour": range(0, 5)}
+"""The tiles-missing counts each bonus kind has a feature for in :data:`ROUND_END_FEATURES`.
+Missing 5 (nothing yet) is the reference that an intercept absorbs (the counts of a kind
+always add up to 5); a complete row ends the game, so no round end a rollout stops at has one."""
+ROUND_END_FEATURES: tuple[str, ...] = (
+    "score",
+    *(f"{kind}{need}" for kind in BONUS_KINDS for need in BONUS_NEEDS[kind]),
+    "adjacency",
+    "partial_line",
+    "near_line",
+    "marker",
+    "line_points",
+    "line_room",
+)
+"""A board's terms at a round end (:func:`board_vector`): what :class:`RoundEndTables` weigh
+and :class:`MarginResidual` reads."""
+
+
+class MarginResidual:
+    """A small network's correction to the margin that :class:`RoundEndTables` give two
+    players where a rollout stopped: the terms are linear per rounds left and per board, and
+    cannot see how one board's prospects bear on the other's (a rival's nearly full row ends
+    the game before one's own bonuses come). ``r(a, b) = g(a, b) - g(b, a)``, with ``g`` one
+    hidden tanh layer over both boards' :data:`ROUND_END_FEATURES` (the player's first) and
+    the rounds left (one-hot, 1-4); so the correction to one player's margin is minus the
+    other's. Fitted by ``tools/learn/residual.py`` to what the tables' margin missed of the
+    final margin; numpy alone. Compared by identity (a table of arrays)."""
+
+    __slots__ = ("hidden_t", "bias", "out", "_both", "_by_rounds")
+
+    def __init__(
+        self, hidden: Sequence[Sequence[float]], bias: Sequence[float], out: Sequence[float]
+    ):
+        self.hidden_t: npt.NDArray[np.float64] = np.ascontiguousarray(
+            np.asarray(hidden, dtype=np.float64).T
+        )
+        self.bias = np.asarray(bias, dtype=np.float64)
+        self.out = np.asarray(out, dtype=np.float64)
+        terms = len(ROUND_END_FEATURES)
+        if (
+            self.hidden_t.shape != (2 * terms + 4, len(self.bias))
+            or self.out.shape != self.bias.shape
+        ):
+            raise ValueError(
+                f"a margin residual needs hidden ({len(self.bias)} x {2 * terms + 4}), bias and"
+                f" out of one size; got hidden {self.hidden_t.T.shape}, out {self.out.shape}"
+            )
+        # One product of both boards' terms with the weights of either place, and the rounds'
+        # one-hot folded into the bias: a third of the time of the plain layer, per call.
+        self._both = np.ascontiguousarray(
+            np.hstack([self.hidden_t[:terms], self.hidden_t[terms : 2 * terms]])
+        )
+        self._by_rounds = [
+            self.bias + self.hidden_t[2 * terms + min(max(r, 1), 4) - 1] for r in range(6)
+        ]
+
+    def __call__(self, mine: list[float], theirs: list[float], rounds: int) -> float:
+        """The correction to the margin of the player whose terms are ``mine``."""
+        size = len(self.bias)
+        products = np.array((mine, theirs)) @ self._both
+        hidden = np.tanh(products[:, :size] + products[::-1, size:] + self._by_rounds[rounds])
+        values = hidden @ self.out
+        return float(values[0] - values[1])
+
+    def __repr__(self) -> str:
+        return f"MarginResidual(hidden={len(self.bias)})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -82,12 +153,40 @@ class RoundEndTables:
     colour: tuple[tuple[float, ...], ...]
     line_points: tuple[float, ...] = (0.0,) * 6
     line_room: tuple[float, ...] = (0.0,) * 6
+    residual: MarginResidual | None = None
+    """With 2 players, a correction to their margin (:class:`MarginResidual`); None: none."""
+
+    @functools.cached_property
+    def vectors(self) -> tuple[tuple[float, ...], ...]:
+        """Per rounds left, the weights of :data:`ROUND_END_FEATURES` (:func:`board_vector`):
+        a board's worth is ``base[rounds]`` plus their products."""
+        out = []
+        for r in range(6):
+            named = {
+                "score": self.score[r],
+                "adjacency": self.adjacency[r],
+                "partial_line": self.partial_line[r],
+                "near_line": self.near_line[r],
+                "marker": self.marker[r],
+                "line_points": self.line_points[r],
+                "line_room": self.line_room[r],
+            }
+            for kind in BONUS_KINDS:
+                for need in BONUS_NEEDS[kind]:
+                    named[f"{kind}{need}"] = getattr(self, kind)[r][need]
+            out.append(tuple(named[name] for name in ROUND_END_FEATURES))
+        return tuple(out)
 
     def __repr__(self) -> str:  # the arena prints the weights it changes: the file, not 200 numbers
         return f"RoundEndTables({self.source!r})"
 
     @classmethod
-    def from_buckets(cls, buckets: Mapping[int, Mapping[str, Any]], source: str) -> RoundEndTables:
+    def from_buckets(
+        cls,
+        buckets: Mapping[int, Mapping[str, Any]],
+        source: str,
+        residual: MarginResidual | None = None,
+    ) -> RoundEndTables:
         """Tables from fitted ``buckets`` (rounds left -> each term of :data:`ROUND_END_TERMS`
         a number, each of :data:`BONUS_KINDS` six numbers, tiles missing 0-5). A number of
         rounds left without a bucket takes the nearest fitted one's."""
@@ -125,6 +224,7 @@ class RoundEndTables:
             colour=bonus("colour"),
             line_points=optional("line_points"),
             line_room=optional("line_room"),
+            residual=residual,
         )
 
 
@@ -134,7 +234,9 @@ def load_round_end_tables(path: str) -> RoundEndTables:
     ``buckets``: rounds left -> the terms), read once per process."""
     data = json.loads(Path(path).read_text())
     buckets = {int(rounds): terms for rounds, terms in data["buckets"].items()}
-    return RoundEndTables.from_buckets(buckets, Path(path).name)
+    net = data.get("residual")
+    residual = None if net is None else MarginResidual(net["hidden"], net["bias"], net["out"])
+    return RoundEndTables.from_buckets(buckets, Path(path).name, residual)
 
 
 @dataclass(frozen=True)
@@ -349,6 +451,24 @@ def board_terms(board: Board, gray: bool) -> tuple[list[int], list[int], list[in
     return rows, columns, colours, pairs, waiting, near
 
 
+def board_vector(board: Board, gray: bool, starts: bool) -> list[float]:
+    """:data:`ROUND_END_FEATURES` of ``board`` at a round end (``starts``: its player takes
+    the first-player marker's place and starts the next round)."""
+    rows, columns, colours, pairs, waiting, near = board_terms(board, gray)
+    counts = {"row": rows, "column": columns, "colour": colours}
+    points, room = line_terms(board, gray)
+    return [
+        float(board.score),
+        *(float(counts[kind][need]) for kind in BONUS_KINDS for need in BONUS_NEEDS[kind]),
+        float(pairs),
+        float(waiting),
+        float(near),
+        1.0 if starts else 0.0,
+        points,
+        float(room),
+    ]
+
+
 def line_terms(board: Board, gray: bool) -> tuple[float, int]:
     """The unfinished pattern lines' prospects at a round end, beyond how many tiles wait:
     the wall points each line's tile would score if placed now (on the gray wall, in the best
@@ -421,12 +541,31 @@ def fitted_worths(state: State, tables: RoundEndTables) -> list[float]:
     over. The rounds left are the stopped position's own (:func:`rounds_left`), not the
     search root's estimate that :func:`worths` is given: the tables were fitted to positions
     bucketed that way, and a rollout may have filled a row further than the root foresaw."""
+    if tables.residual is not None and state.players == 2:
+        return _corrected_worths(state, tables, tables.residual)
     rounds = rounds_left(state)
     gray = state.gray
     values = [evaluate_board_fitted(b, rounds, gray, tables) for b in state.boards]
     starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
     values[starter] += tables.marker[rounds]
     return values
+
+
+def _corrected_worths(
+    state: State, tables: RoundEndTables, residual: MarginResidual
+) -> list[float]:
+    """:func:`fitted_worths` of a 2-player game with the tables' :class:`MarginResidual`: each
+    board's terms are read once (:func:`board_vector`), for the tables and the network."""
+    rounds = rounds_left(state)
+    gray = state.gray
+    starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
+    first, second = (board_vector(b, gray, p == starter) for p, b in enumerate(state.boards))
+    weights, base = tables.vectors[rounds], tables.base[rounds]
+    half = 0.5 * residual(first, second, rounds)
+    return [
+        base + sum(w * x for w, x in zip(weights, first, strict=True)) + half,
+        base + sum(w * x for w, x in zip(weights, second, strict=True)) - half,
+    ]
 
 
 def margin(values: Sequence[float], player: int) -> float:

@@ -16,7 +16,17 @@ from azul.ai.evaluation import DEFAULT, Weights, evaluate_board, rewards
 from azul.ai.search import search
 from azul.ai.tree import SearchStats
 from azul.state import Board
-from tools.arena import Seat, bot_move, parse_bot, parse_weights, play_game, wilson
+from tools.arena import (
+    GameResult,
+    Seat,
+    SeatResult,
+    bot_move,
+    parse_bot,
+    parse_weights,
+    play_game,
+    report,
+    wilson,
+)
 from tools.arena import main as arena_main
 from tools.uct import uct_search
 
@@ -156,6 +166,30 @@ def test_the_arena_prints_win_rates_with_intervals(capsys):
     out = capsys.readouterr().out
     assert "win rate" in out and "avg score" in out and "games won by" in out
     assert "uct" in out and "[" in out
+
+
+def test_the_arena_reports_each_bots_win_rate_from_each_seat():
+    def game(number, first, second, first_wins):
+        seats = [
+            SeatResult(first, 50, 1 if first_wins else 2, False, 20, 1.0, 0.1, 0.1, 0, 0.0),
+            SeatResult(second, 40, 2 if first_wins else 1, False, 20, 1.0, 0.1, 0.1, 0, 0.0),
+        ]
+        return GameResult(number, seats, 5)
+
+    # "new" wins all 3 games from seat 1 and 1 of 3 from seat 2
+    results = [game(0, "new", "old", True), game(1, "old", "new", True)]
+    results += [game(2, "new", "old", True), game(3, "old", "new", False)]
+    results += [game(4, "new", "old", True), game(5, "old", "new", True)]
+    lines = {line.split(" by seat: ")[0].strip(): line for line in report(results, "").splitlines()}
+
+    def rate(wins):
+        low, high = wilson(wins, 3)
+        return f"{100 * wins / 3:.1f}% [{100 * low:.1f}, {100 * high:.1f}] of 3"
+
+    assert f"seat 1 {rate(3)}; seat 2 {rate(1)}" in lines["new"]
+    assert f"seat 1 {rate(2)}; seat 2 {rate(0)}" in lines["old"]
+    # one bot in every seat: nothing to break down
+    assert "by seat" not in report([game(0, "a", "a", True)], "")
 
 
 def test_the_arena_plays_the_search_with_other_weights_for_tuning(capsys):

@@ -1,5 +1,7 @@
-"""The learned evaluator's tools (issue #36, first step): ``selfplay`` makes training data from
-games the computer players play, ``train`` fits the evaluator's weights (numpy only), ``bench``
-measures its inference cost and ``leaves`` compares it with the rollouts at a search's leaves.
-The evaluator itself, which the site can load, is :mod:`azul.ai.learned`; see tools/BOTS.md,
-"Learned evaluator (in progress)"."""
+"""The learned evaluator's tools (issue #36): ``selfplay`` makes training data from games the
+computer players play, ``train`` fits the evaluator's weights (numpy only), ``bench`` measures
+its inference cost and ``leaves`` compares it with the rollouts at a search's leaves;
+``roundend`` plays round-end data and fits the search's round-end tables to it, and
+``residual`` fits a small network's correction to the tables' margin between two players.
+The evaluators the site can load are :mod:`azul.ai.learned` and the tables of
+:mod:`azul.ai.evaluation`; see tools/BOTS.md, "Learned evaluator (in progress)"."""

@@ -43,9 +43,9 @@ scale and offset per bucket) and for the fitted tables. ``--out`` writes the tab
 :func:`azul.ai.evaluation.load_round_end_tables` reads; the arena plays them with a seat such as
 ``strong:fitted=PATH``.
 
-``speed``: the strong search's iterations per CPU second with the hand-written evaluation and
-with fitted tables, on the same positions at fixed iterations (equal iterations are equal CPU
-only if these match).
+``speed``: the strong search's iterations per CPU second with the hand-written evaluation (or
+``--baseline`` tables) and with fitted tables, on the same positions at fixed iterations (equal
+iterations are equal CPU only if these match).
 """
 
 from __future__ import annotations
@@ -67,11 +67,12 @@ from azul import new_game, play, result
 from azul.ai.bots import choose_move_with_stats
 from azul.ai.evaluation import (
     BONUS_KINDS,
+    BONUS_NEEDS,
     DEFAULT,
+    ROUND_END_FEATURES,
     Weights,
-    board_terms,
+    board_vector,
     bonus_potential,
-    line_terms,
     load_round_end_tables,
     rounds_left,
     worths,
@@ -84,20 +85,8 @@ Array = npt.NDArray[np.float64]
 
 BONUSES = {"row": ROW_BONUS, "column": COLUMN_BONUS, "colour": COLOR_BONUS}
 """Each bonus kind's points at the end of the game."""
-NEEDS = {"row": range(1, 5), "column": range(0, 5), "colour": range(0, 5)}
-"""The tiles-missing counts each bonus kind has a feature for. Missing 5 (nothing yet) is the
-reference that the intercept absorbs (the counts of a kind always add up to 5); a complete row
-ends the game, so no round end that the search judges has one."""
-FEATURES: tuple[str, ...] = (
-    "score",
-    *(f"{kind}{need}" for kind in BONUS_KINDS for need in NEEDS[kind]),
-    "adjacency",
-    "partial_line",
-    "near_line",
-    "marker",
-    "line_points",
-    "line_room",
-)
+NEEDS = BONUS_NEEDS
+FEATURES = ROUND_END_FEATURES
 """A board's terms at a round end, in the order of the data's ``features`` columns."""
 BUCKETS = (1, 2, 3, 4)
 """Rounds left at a round end that does not finish the game: 1-4 (after the first round the
@@ -109,21 +98,8 @@ fullest wall row holds at least one tile, and a full one ends the game)."""
 
 def board_features(state: State, player: int) -> list[float]:
     """:data:`FEATURES` of ``player``'s board in ``state`` (a round end)."""
-    board = state.boards[player]
-    rows, columns, colours, pairs, waiting, near = board_terms(board, state.gray)
-    counts = {"row": rows, "column": columns, "colour": colours}
     starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
-    points, room = line_terms(board, state.gray)
-    return [
-        float(board.score),
-        *(float(counts[kind][need]) for kind in BONUS_KINDS for need in NEEDS[kind]),
-        float(pairs),
-        float(waiting),
-        float(near),
-        1.0 if player == starter else 0.0,
-        points,
-        float(room),
-    ]
+    return board_vector(state.boards[player], state.gray, player == starter)
 
 
 def play_game(task: tuple[int, int, int, str, int, str | None]) -> dict[str, Any]:
@@ -519,16 +495,25 @@ def speed_positions(count: int, players: int, seed: int) -> list[State]:
 
 
 def measure_speed(
-    tables: Path, *, positions: int, iterations: int, repeats: int, players: int, seed: int
+    tables: Path,
+    *,
+    positions: int,
+    iterations: int,
+    repeats: int,
+    players: int,
+    seed: int,
+    baseline: Path | None = None,
 ) -> dict[str, float]:
-    """CPU seconds per search iteration of ``strong`` with the hand-written and with the fitted
-    evaluation, on the same positions, alternating (so that a change in the machine's load
-    touches both alike); the best of ``repeats`` runs each."""
+    """CPU seconds per search iteration of ``strong`` with the hand-written (or the
+    ``baseline`` tables') and with the fitted evaluation, on the same positions, alternating
+    (so that a change in the machine's load touches both alike); the best of ``repeats`` runs
+    each: iterations a CPU second, ``baseline`` and ``fitted``, and their ratio."""
     fitted = Weights(fitted=load_round_end_tables(str(tables)))
+    first = DEFAULT if baseline is None else Weights(fitted=load_round_end_tables(str(baseline)))
     states = speed_positions(positions, players, seed)
-    best = {"hand": float("inf"), "fitted": float("inf")}
+    best = {"baseline": float("inf"), "fitted": float("inf")}
     for _ in range(repeats):
-        for name, weights in (("hand", DEFAULT), ("fitted", fitted)):
+        for name, weights in (("baseline", first), ("fitted", fitted)):
             cpu = time.process_time()
             for i, state in enumerate(states):
                 choose_move_with_stats(
@@ -537,7 +522,7 @@ def measure_speed(
             best[name] = min(best[name], time.process_time() - cpu)
     total = positions * iterations
     out = {name: round(total / seconds, 1) for name, seconds in best.items()}
-    out["fitted_over_hand"] = round(out["fitted"] / out["hand"], 4)
+    out["fitted_over_baseline"] = round(out["fitted"] / out["baseline"], 4)
     return out
 
 
@@ -579,6 +564,9 @@ def main(argv: list[str] | None = None) -> int:
     speed_parser.add_argument("--repeats", type=int, default=3)
     speed_parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     speed_parser.add_argument("--seed", type=int, default=1)
+    speed_parser.add_argument(
+        "--baseline", type=Path, help="tables to compare with (default: the hand-written)"
+    )
     args = parser.parse_args(argv)
     command = "python -m tools.learn.roundend " + " ".join(sys.argv[1:] if argv is None else argv)
 
@@ -609,6 +597,7 @@ def main(argv: list[str] | None = None) -> int:
             repeats=args.repeats,
             players=args.players,
             seed=args.seed,
+            baseline=args.baseline,
         )
         print(json.dumps(figures))
         return 0

@@ -1,0 +1,136 @@
+"""The margin residual over the round-end tables (issue #36 experiment,
+``tools/learn/residual.py``): it is antisymmetric, it loads with the tables and moves only the
+margin, the tool's view of the tables is the search's, and training finds a planted
+interaction between the two boards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from azul.ai.evaluation import (
+    ROUND_END_FEATURES,
+    MarginResidual,
+    Weights,
+    board_vector,
+    load_round_end_tables,
+    rounds_left,
+    worths,
+)
+from tests.azul.test_roundend import round_ends
+from tools.learn import residual, roundend
+
+WIDTH = 2 * len(ROUND_END_FEATURES) + 4
+SHIPPED = "azul/ai/weights/roundend-2p.json"
+
+
+def random_net(hidden: int = 6, seed: int = 1) -> MarginResidual:
+    rng = np.random.default_rng(seed)
+    return MarginResidual(
+        rng.normal(0, 0.2, (hidden, WIDTH)), rng.normal(0, 0.2, hidden), rng.normal(0, 2, hidden)
+    )
+
+
+def test_the_correction_to_one_player_is_minus_the_others():
+    net = random_net()
+    rng = np.random.default_rng(2)
+    for rounds in (1, 2, 3, 4):
+        a = rng.integers(0, 5, len(ROUND_END_FEATURES)).astype(float).tolist()
+        b = rng.integers(0, 5, len(ROUND_END_FEATURES)).astype(float).tolist()
+        assert net(a, b, rounds) == pytest.approx(-net(b, a, rounds))
+        assert net(a, b, rounds) != 0.0
+        assert net(a, a, rounds) == 0.0
+
+
+def test_a_residual_of_the_wrong_shape_is_refused():
+    with pytest.raises(ValueError, match="hidden"):
+        MarginResidual(np.zeros((4, WIDTH - 1)), np.zeros(4), np.zeros(4))
+
+
+def test_tables_with_a_residual_move_the_margin_and_nothing_else(tmp_path):
+    net = random_net()
+    data = json.loads(Path(SHIPPED).read_text())
+    data["residual"] = {
+        "hidden": net.hidden_t.T.tolist(),
+        "bias": net.bias.tolist(),
+        "out": net.out.tolist(),
+    }
+    path = tmp_path / "with-residual.json"
+    path.write_text(json.dumps(data))
+    plain = Weights(fitted=load_round_end_tables(SHIPPED))
+    corrected = Weights(fitted=load_round_end_tables(str(path)))
+    assert corrected.fitted is not None and corrected.fitted.residual is not None
+    moved = 0
+    for state in round_ends(4):
+        rounds = rounds_left(state)
+        before, after = worths(state, rounds, plain), worths(state, rounds, corrected)
+        starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
+        first, second = (board_vector(b, False, p == starter) for p, b in enumerate(state.boards))
+        shift = net(first, second, rounds)
+        assert after[0] - after[1] == pytest.approx(before[0] - before[1] + shift)
+        assert sum(after) == pytest.approx(sum(before))  # the worths' total is the tables'
+        moved += abs(shift) > 1e-6
+    assert moved
+
+
+def test_the_tools_tables_margin_is_the_searchs():
+    # the residual is trained on what the tables' margin missed: the tool's margin must be the
+    # one the search computes where its rollouts stop
+    tables = Weights(fitted=load_round_end_tables(SHIPPED))
+    buckets = {int(k): v for k, v in json.loads(Path(SHIPPED).read_text())["buckets"].items()}
+    ends = round_ends(6)
+    rows = [roundend.board_features(state, player) for state in ends for player in range(2)]
+    data = {
+        "features": np.array(rows),
+        "bucket": np.array([rounds_left(s) for s in ends for _ in range(2)]),
+        "event": np.repeat(np.arange(len(ends)), 2),
+        "hand": np.zeros(2 * len(ends)),
+    }
+    got = residual.tables_margin(data, buckets)
+    for i, state in enumerate(ends):
+        values = worths(state, rounds_left(state), tables)
+        assert got[2 * i] == pytest.approx(values[0] - values[1], abs=1e-3)
+        assert got[2 * i + 1] == pytest.approx(values[1] - values[0], abs=1e-3)
+
+
+def test_training_finds_an_interaction_between_the_boards():
+    # the planted margin: the player's near-complete columns pay only while the rival has no
+    # row missing one tile (the game would end first): no per-board linear term can say that
+    rng = np.random.default_rng(3)
+    n = 4000
+    width = len(ROUND_END_FEATURES)
+    features = rng.integers(0, 3, (2 * n, width)).astype(float)
+    column1, row1 = ROUND_END_FEATURES.index("column1"), ROUND_END_FEATURES.index("row1")
+
+    def value(me, rival):
+        return 4.0 * me[:, column1] * (rival[:, row1] == 0)
+
+    mine, theirs = features[0::2], features[1::2]
+    margin = value(mine, theirs) - value(theirs, mine) + rng.normal(0, 1.0, n)
+    data = {
+        "features": features,
+        "bucket": rng.integers(1, 5, 2 * n).repeat(1)[: 2 * n],
+        "event": np.repeat(np.arange(n), 2),
+        "hand": np.zeros(2 * n),
+    }
+    data["bucket"][1::2] = data["bucket"][0::2]
+    target = np.empty(2 * n)
+    target[0::2], target[1::2] = margin, -margin
+    a, b = residual.inputs(data)
+    held = np.zeros(2 * n, dtype=bool)
+    held[-800:] = True
+    net, history = residual.train(a, b, target, held, hidden=8, epochs=40, seed=1)
+    predicted = np.tanh(a @ net["hidden"].T + net["bias"]) @ net["out"] - (
+        np.tanh(b @ net["hidden"].T + net["bias"]) @ net["out"]
+    )
+    error = np.sqrt(np.mean((predicted[held] - target[held]) ** 2))
+    assert error < 0.5 * target[held].std()
+    assert error == pytest.approx(min(history), abs=1e-2)  # the best epoch is what it returns
+    loaded = MarginResidual(net["hidden"], net["bias"], net["out"])
+    i = int(np.flatnonzero(held)[0])
+    assert loaded(
+        a[i, :width].tolist(), a[i, width : 2 * width].tolist(), int(data["bucket"][i])
+    ) == (pytest.approx(predicted[i]))

@@ -1,0 +1,240 @@
+"""Fit a small network's correction to the round-end tables' margin (issue #36), numpy only.
+
+    python -m tools.learn.residual artifacts/learn/roundend-2p-g5.npz \\
+        --tables azul/ai/weights/roundend-2p.json --hidden 16 --seed 1 \\
+        --out artifacts/learn/roundend-2p-residual.json
+    python -m tools.arena strong@1000:fitted=artifacts/learn/roundend-2p-residual.json \\
+        strong@1000:fitted=azul/ai/weights/roundend-2p.json --games 200 --jobs 2 --quiet
+
+The tables (``tools/learn/roundend.py``) weigh each board's terms linearly, per rounds left, and
+the search takes the margin between two boards' worths: no term of one board can change what
+another's is worth. This tool fits :class:`azul.ai.evaluation.MarginResidual` (one hidden tanh
+layer over both boards' terms and the rounds left, antisymmetric: what it adds to one player's
+margin it takes from the other's) to what the tables' margin missed of the final margin, on the
+round ends of ``roundend play`` data (2 players). Whole games are held out for validation; the
+epoch with the lowest validation error is kept (the network starts near zero: the tables'
+margin). Printed: validation RMSE of the final margin, the tables' and with the correction, per
+rounds left. ``--out`` writes the tables' buckets with the ``residual`` beside them, which
+:func:`azul.ai.evaluation.load_round_end_tables` reads and the arena plays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from azul.ai.evaluation import BONUS_KINDS, BONUS_NEEDS, ROUND_END_FEATURES
+
+from .roundend import BUCKETS, load, rival_rows, rmse, split_games
+
+Array = npt.NDArray[np.float64]
+
+
+def table_weights(entry: dict[str, Any]) -> tuple[Array, float]:
+    """One bucket of the JSON tables as weights over :data:`ROUND_END_FEATURES` and a base."""
+    named: dict[str, float] = {
+        term: float(entry.get(term, 0.0))
+        for term in (
+            "score",
+            "adjacency",
+            "partial_line",
+            "near_line",
+            "marker",
+            "line_points",
+            "line_room",
+        )
+    }
+    for kind in BONUS_KINDS:
+        for need in BONUS_NEEDS[kind]:
+            named[f"{kind}{need}"] = float(entry[kind][need])
+    return np.array([named[name] for name in ROUND_END_FEATURES]), float(entry["base"])
+
+
+def tables_margin(data: dict[str, npt.NDArray[Any]], buckets: dict[int, Any]) -> Array:
+    """Each row's worth by the tables minus its rival's (what the search's margin would be)."""
+    x, bucket = data["features"], data["bucket"].astype(int)
+    worth = np.zeros(len(bucket))
+    for b in np.unique(bucket):
+        nearest = min(buckets, key=lambda k: (abs(k - b), k))
+        w, base = table_weights(buckets[nearest])
+        rows = bucket == b
+        worth[rows] = x[rows] @ w + base
+    return worth - worth[rival_rows(data)]
+
+
+def inputs(data: dict[str, npt.NDArray[Any]]) -> tuple[Array, Array]:
+    """The network's inputs for each row, the player's board first and its rival's first."""
+    x, rival = data["features"], rival_rows(data)
+    onehot = np.eye(4)[np.clip(data["bucket"].astype(int), 1, 4) - 1]
+    return np.hstack([x, x[rival], onehot]), np.hstack([x[rival], x, onehot])
+
+
+def train(
+    mine: Array,
+    theirs: Array,
+    target: Array,
+    held: npt.NDArray[np.bool_],
+    *,
+    hidden: int,
+    epochs: int,
+    seed: int,
+    rate: float = 0.003,
+    decay: float = 1e-4,
+    batch: int = 256,
+) -> tuple[dict[str, Array], list[float]]:
+    """Adam on the squared error of ``g(mine) - g(theirs)`` to ``target`` over the rows not
+    ``held``; the parameters (normalisation folded in) of the epoch with the lowest error on
+    the held rows, and each epoch's held-out RMSE."""
+    rng = np.random.default_rng(seed)
+    train_rows = np.flatnonzero(~held)
+    both = np.vstack([mine[train_rows], theirs[train_rows]])
+    mean, scale = both.mean(axis=0), both.std(axis=0)
+    mean[-4:], scale[-4:] = 0.0, 1.0  # the one-hot rounds stay as they are
+    scale[scale < 1e-6] = 1.0
+    a, b = (mine - mean) / scale, (theirs - mean) / scale
+    width = a.shape[1]
+    params = {
+        "w": rng.normal(0, 1 / np.sqrt(width), (hidden, width)),
+        "c": np.zeros(hidden),
+        "v": rng.normal(0, 0.01, hidden),
+    }
+    moments = {k: (np.zeros_like(p), np.zeros_like(p)) for k, p in params.items()}
+    step = 0
+
+    def forward(p: dict[str, Array], rows: npt.NDArray[np.intp]) -> tuple[Array, Array, Array]:
+        ha = np.tanh(a[rows] @ p["w"].T + p["c"])
+        hb = np.tanh(b[rows] @ p["w"].T + p["c"])
+        return (ha - hb) @ p["v"], ha, hb
+
+    held_rows = np.flatnonzero(held)
+    best = (np.inf, {k: v.copy() for k, v in params.items()})
+    history = []
+    for _ in range(epochs):
+        order = rng.permutation(train_rows)
+        for start in range(0, len(order), batch):
+            rows = order[start : start + batch]
+            out, ha, hb = forward(params, rows)
+            err = (out - target[rows]) * (2 / len(rows))
+            da = np.outer(err, params["v"]) * (1 - ha**2)
+            db = -np.outer(err, params["v"]) * (1 - hb**2)
+            grads = {
+                "v": (ha - hb).T @ err + decay * params["v"],
+                "w": da.T @ a[rows] + db.T @ b[rows] + decay * params["w"],
+                "c": da.sum(axis=0) + db.sum(axis=0),
+            }
+            step += 1
+            for k, g in grads.items():
+                m, s = moments[k]
+                m *= 0.9
+                m += 0.1 * g
+                s *= 0.999
+                s += 0.001 * g * g
+                params[k] -= rate * (m / (1 - 0.9**step)) / (np.sqrt(s / (1 - 0.999**step)) + 1e-8)
+        score = rmse(forward(params, held_rows)[0], target[held_rows])
+        history.append(score)
+        if score < best[0]:
+            best = (score, {k: v.copy() for k, v in params.items()})
+    chosen = best[1]
+    folded = {  # w (x - mean) / scale + c  ==  (w / scale) x + (c - w mean / scale)
+        "hidden": chosen["w"] / scale,
+        "bias": chosen["c"] - (chosen["w"] / scale) @ mean,
+        "out": chosen["v"],
+    }
+    return folded, history
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.learn.residual", description=__doc__)
+    parser.add_argument("data", nargs="+", type=Path, help="roundend play files (2 players)")
+    parser.add_argument("--tables", required=True, type=Path, help="the tables it corrects")
+    parser.add_argument("--hidden", type=int, default=16)
+    parser.add_argument("--epochs", type=int, default=60)
+    parser.add_argument("--rate", type=float, default=0.003)
+    parser.add_argument("--decay", type=float, default=1e-4)
+    parser.add_argument("--validation", type=float, default=0.2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    data, metas = load(args.data)
+    if metas[0]["players"] != 2:
+        print("the margin residual is for 2-player games", file=sys.stderr)
+        return 2
+    tables = json.loads(args.tables.read_text())
+    buckets = {int(k): v for k, v in tables["buckets"].items()}
+    base_margin = tables_margin(data, buckets)
+    target = data["margin"] - base_margin
+    held = split_games(data["game"], args.validation, args.seed)
+    mine, theirs = inputs(data)
+    started = time.process_time()
+    net, history = train(
+        mine,
+        theirs,
+        target,
+        held,
+        hidden=args.hidden,
+        epochs=args.epochs,
+        seed=args.seed,
+        rate=args.rate,
+        decay=args.decay,
+    )
+    seconds = time.process_time() - started
+    a = np.tanh(mine @ net["hidden"].T + net["bias"]) @ net["out"]
+    b = np.tanh(theirs @ net["hidden"].T + net["bias"]) @ net["out"]
+    corrected = base_margin + a - b
+    figures: dict[str, Any] = {
+        "command": "python -m tools.learn.residual "
+        + " ".join(sys.argv[1:] if argv is None else argv),
+        "data": [str(p) for p in args.data],
+        "rows": int(len(target)),
+        "validation_rows": int(held.sum()),
+        "validation_games": int(len(np.unique(data["game"][held]))),
+        "hidden": args.hidden,
+        "weights": int(net["hidden"].size + net["bias"].size + net["out"].size),
+        "training_cpu_seconds": round(seconds, 1),
+        "best_epoch": int(np.argmin(history)) + 1,
+        "per_bucket": {},
+    }
+    print(
+        f"{figures['rows']} rows, {figures['validation_rows']} held out"
+        f" ({figures['validation_games']} games); {args.hidden} hidden,"
+        f" {figures['weights']} weights, {seconds:.1f} s, best epoch {figures['best_epoch']}"
+        f" of {args.epochs}"
+    )
+    print("bucket   rows  margin std  tables  corrected")
+    for name, mask in [*((str(b), held & (data["bucket"] == b)) for b in BUCKETS), ("all", held)]:
+        if not mask.any():
+            continue
+        y = data["margin"][mask]
+        entry = {
+            "rows": int(mask.sum()),
+            "margin_std": round(float(y.std()), 3),
+            "tables": rmse(base_margin[mask], y),
+            "corrected": rmse(corrected[mask], y),
+        }
+        figures["per_bucket"][name] = entry
+        print(
+            f"{name:>6} {entry['rows']:6d}  {entry['margin_std']:10.2f}"
+            f"  {entry['tables']:6.2f}  {entry['corrected']:9.2f}"
+        )
+    if args.out:
+        out = {
+            "buckets": tables["buckets"],
+            "tables": str(args.tables),
+            "residual": {k: np.round(v, 6).tolist() for k, v in net.items()},
+            "residual_figures": figures,
+        }
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(out, indent=1))
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
