@@ -295,3 +295,25 @@ def test_data_recorded_with_other_features_is_refused_with_a_clear_message(tmp_p
     )
     with pytest.raises(SystemExit, match="recorded with other features.*play it again"):
         roundend.load([path])
+
+
+def test_play_can_seat_players_with_different_tables_in_turn(monkeypatch):
+    # "--fitted none,PATH": the seats take the hand-written evaluation and the tables in turn,
+    # so that the data is not one player's self-play
+    seen: dict[tuple[int, int], set[object]] = {}
+    real = roundend.choose_move_with_stats
+
+    def recording(state, player, level, **kwargs):
+        seen.setdefault((game, player), set()).add(kwargs["weights"])
+        return real(state, player, level, **kwargs)
+
+    monkeypatch.setattr(roundend, "choose_move_with_stats", recording)
+    shipped = "azul/ai/weights/roundend-2p.json"
+    for game in (0, 1):
+        one = roundend.play_game((1, game, 2, "colored", 8, (None, shipped)))
+        assert one["features"] and one["margin"]
+    tables = load_round_end_tables(shipped)
+    for game in (0, 1):
+        hand_player = game % 2  # game g's player p takes entry (g + p) % 2, and None is entry 0
+        assert seen[(game, hand_player)] == {None}
+        assert {w.fitted for w in seen[(game, 1 - hand_player)]} == {tables}

@@ -19,7 +19,8 @@ hand-written one does (equal iterations are equal CPU).
 ``play``: self-play games between ``strong`` players at a small fixed number of iterations
 (``--iterations``: the same games for the same seed on any machine, whatever its load; ``--jobs``
 processes), searching by the hand-written evaluation or by fitted tables (``--fitted PATH``: a
-next generation's data, from the fitted player). At every round end that does not finish the
+next generation's data, from the fitted player; ``--fitted none,PATH``: the seats take each in
+turn, so that the data is not one player's self-play). At every round end that does not finish the
 game, each board is a row of :data:`FEATURES` (:func:`azul.ai.evaluation.board_terms`: rows,
 columns and colours missing 0-4 tiles, adjacency pairs, waiting tiles, lines missing one, the
 next round's starter, the score; and :func:`azul.ai.evaluation.line_terms`: the wall points
@@ -102,13 +103,15 @@ def board_features(state: State, player: int) -> list[float]:
     return board_vector(state.boards[player], state.gray, player == starter)
 
 
-def play_game(task: tuple[int, int, int, str, int, str | None]) -> dict[str, Any]:
+def play_game(task: tuple[int, int, int, str, int, tuple[str | None, ...]]) -> dict[str, Any]:
     """One self-play game (``task``: seed, game number, players, variant, iterations a move,
-    the fitted tables the players search with or None for the hand-written evaluation) and its
-    round-end rows: each board's features, bucket, hand-written worth, and final score and
+    the fitted tables the players search with, None for the hand-written evaluation, taken in
+    turn by the seats: player ``p`` of game ``g`` takes the ``(g + p) % len(tables)``-th) and
+    its round-end rows: each board's features, bucket, hand-written worth, and final score and
     margin. Deterministic for the task."""
     seed, game, players, variant, iterations, tables = task
-    weights = None if tables is None else Weights(fitted=load_round_end_tables(tables))
+    choices = [None if t is None else Weights(fitted=load_round_end_tables(t)) for t in tables]
+    seat_weights = [choices[(game + p) % len(choices)] for p in range(players)]
     rng = random.Random(f"roundend:{seed}:{game}")
     state = new_game(players, variant, first_player=rng.randrange(players))
     rows: list[list[float]] = []
@@ -141,7 +144,7 @@ def play_game(task: tuple[int, int, int, str, int, str | None]) -> dict[str, Any
             "strong",
             seed=rng.randrange(1 << 30),
             iterations=iterations,
-            weights=weights,
+            weights=seat_weights[player],
         )
         state = play(state, move, player)
     final = [float(s.score) for s in sorted(result(state).standings, key=lambda s: s.player)]
@@ -175,8 +178,12 @@ def generate(
 ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
     """Play ``games`` games (in ``jobs`` processes) and return (arrays, figures). Game ``i`` is
     the same whatever ``jobs`` and ``max_seconds`` (after which no further game is kept).
-    ``fitted``: the players search with these tables (a next generation's data)."""
-    tasks = [(seed, game, players, variant, iterations, fitted) for game in range(games)]
+    ``fitted``: the players search with these tables (a next generation's data); several,
+    comma-separated, are taken by the seats in turn (``none``: the hand-written evaluation)."""
+    tables = tuple(
+        None if t.strip().lower() == "none" else t.strip() for t in (fitted or "none").split(",")
+    )
+    tasks = [(seed, game, players, variant, iterations, tables) for game in range(games)]
     started = time.perf_counter()
     played: list[dict[str, Any]] = []
 
@@ -542,7 +549,9 @@ def main(argv: list[str] | None = None) -> int:
     play_parser.add_argument("--jobs", type=int, default=1)
     play_parser.add_argument("--max-seconds", type=float, help="keep no game after this long")
     play_parser.add_argument(
-        "--fitted", help="the players search with these tables (default: the hand-written)"
+        "--fitted",
+        help="the players search with these tables (default: the hand-written); several,"
+        " comma-separated, are taken by the seats in turn (none: the hand-written)",
     )
     play_parser.add_argument("--out", type=Path, required=True, help="the .npz file to write")
     fit_parser = commands.add_parser("fit", help="fit the tables, print validation figures")
