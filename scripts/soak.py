@@ -465,6 +465,44 @@ def deliveries_sent() -> dict[str, Counter]:
     return keys
 
 
+def deliveries_claimed() -> dict[str, Counter]:
+    """Push and webhook deliveries still pending under a live claim (a sender killed while it
+    held them), per channel and (player, kind, game) as :func:`deliveries_sent`."""
+    from django.utils import timezone
+
+    from notifications.models import ChannelDelivery
+
+    keys: dict[str, Counter] = {"push": Counter(), "webhook": Counter()}
+    rows = ChannelDelivery.objects.filter(
+        status=ChannelDelivery.Status.PENDING, claimed_until__gte=timezone.now()
+    ).values_list(
+        "channel",
+        "notification__recipient__username",
+        "notification__kind",
+        "notification__game_id",
+    )
+    for channel, username, kind, game in rows:
+        keys[channel][(username, kind, str(game) if game else "")] += 1
+    return keys
+
+
+def delivery_balance(arrived: Counter, marked: Counter, held: Counter) -> tuple[int, int, int]:
+    """(twice, lost, sent then killed) for one channel. A sender killed between the send and
+    marking the row sent leaves the row pending under its claim: that arrival is at-least-once
+    delivery doing its job (it is sent again once the claim runs out), counted apart; any
+    other arrival beyond the rows marked sent is a duplicate."""
+    twice = lost = killed = 0
+    for key in set(arrived) | set(marked):
+        extra = arrived[key] - marked[key]
+        if extra > 0:
+            allowed = min(extra, held[key])
+            killed += allowed
+            twice += extra - allowed
+        elif extra < 0:
+            lost -= extra
+    return twice, lost, killed
+
+
 def settled(smtp: Smtp, sink: ReachSink) -> tuple[bool, str]:
     """Whether the stack caught up: no game waits on the computer, no email is due, and the
     sink holds as many messages as rows were marked sent.
@@ -494,8 +532,11 @@ def settled(smtp: Smtp, sink: ReachSink) -> tuple[bool, str]:
     )
     deliveries_held = pending_deliveries.filter(claimed_until__gte=now).count()
     deliveries_due = pending_deliveries.count() - deliveries_held
-    arrived, marked = delivery_keys(sink), deliveries_sent()
+    arrived, marked, claimed = delivery_keys(sink), deliveries_sent(), deliveries_claimed()
     counts = {c: (sum(arrived[c].values()), sum(marked[c].values())) for c in arrived}
+    balanced = all(
+        delivery_balance(arrived[c], marked[c], claimed[c])[:2] == (0, 0) for c in arrived
+    )
     state = (
         f"{waiting} games wait on the computer, {due} emails due, {at_sink}/{sent} sent,"
         f" {held} held by a killed sender's claim; {deliveries_due} push/webhook due"
@@ -503,7 +544,7 @@ def settled(smtp: Smtp, sink: ReachSink) -> tuple[bool, str]:
         f" webhook {counts['webhook'][0]}/{counts['webhook'][1]}"
     )
     done = waiting == 0 and due == 0 and sent == at_sink and deliveries_due == 0
-    return done and all(a == m for a, m in counts.values()), state
+    return done and balanced, state
 
 
 def vapid_env(env: dict[str, str]) -> dict[str, str]:
@@ -812,26 +853,18 @@ def report(
     for key, lacking in missing.items():
         losses.append(f"email marked sent but not at the sink ({lacking}): {key}")
 
-    arrived, marked = delivery_keys(reach), deliveries_sent()
+    arrived, marked, claimed = delivery_keys(reach), deliveries_sent(), deliveries_claimed()
     channel_figures = []
     for channel in ("push", "webhook"):
-        twice = sum(
-            arrived[channel][k] - marked[channel][k]
-            for k in arrived[channel]
-            if arrived[channel][k] > marked[channel][k]
-        )
-        lost = sum(
-            marked[channel][k] - arrived[channel][k]
-            for k in marked[channel]
-            if marked[channel][k] > arrived[channel][k]
-        )
+        twice, lost, killed = delivery_balance(arrived[channel], marked[channel], claimed[channel])
         if twice:
             losses.append(f"{channel}: {twice} arrived more times than their deliveries")
         if lost:
             losses.append(f"{channel}: {lost} deliveries marked sent never arrived")
         channel_figures.append(
             f"{channel} {sum(arrived[channel].values())} arrived, {sum(marked[channel].values())}"
-            f" marked sent, twice {twice}, lost {lost}"
+            f" marked sent, twice {twice}, lost {lost}, sent before its sender was killed"
+            f" {killed}"
         )
     losses += [f"refused at the sinks: {why}" for why in reach.refusals[:10]]
 
