@@ -450,19 +450,23 @@ def delivery_keys(sink: ReachSink) -> dict[str, Counter]:
     return keys
 
 
-def deliveries_sent() -> dict[str, Counter]:
-    from notifications.models import ChannelDelivery
-
+def _delivery_counts(rows: Any) -> dict[str, Counter]:
+    """ChannelDelivery rows per channel and (player, kind, game), as :func:`delivery_keys`."""
     keys: dict[str, Counter] = {"push": Counter(), "webhook": Counter()}
-    rows = ChannelDelivery.objects.filter(status=ChannelDelivery.Status.SENT).values_list(
+    for channel, username, kind, game in rows.values_list(
         "channel",
         "notification__recipient__username",
         "notification__kind",
         "notification__game_id",
-    )
-    for channel, username, kind, game in rows:
+    ):
         keys[channel][(username, kind, str(game) if game else "")] += 1
     return keys
+
+
+def deliveries_sent() -> dict[str, Counter]:
+    from notifications.models import ChannelDelivery
+
+    return _delivery_counts(ChannelDelivery.objects.filter(status=ChannelDelivery.Status.SENT))
 
 
 def deliveries_claimed() -> dict[str, Counter]:
@@ -472,18 +476,11 @@ def deliveries_claimed() -> dict[str, Counter]:
 
     from notifications.models import ChannelDelivery
 
-    keys: dict[str, Counter] = {"push": Counter(), "webhook": Counter()}
-    rows = ChannelDelivery.objects.filter(
-        status=ChannelDelivery.Status.PENDING, claimed_until__gte=timezone.now()
-    ).values_list(
-        "channel",
-        "notification__recipient__username",
-        "notification__kind",
-        "notification__game_id",
+    return _delivery_counts(
+        ChannelDelivery.objects.filter(
+            status=ChannelDelivery.Status.PENDING, claimed_until__gte=timezone.now()
+        )
     )
-    for channel, username, kind, game in rows:
-        keys[channel][(username, kind, str(game) if game else "")] += 1
-    return keys
 
 
 def delivery_balance(arrived: Counter, marked: Counter, held: Counter) -> tuple[int, int, int]:

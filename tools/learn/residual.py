@@ -30,42 +30,22 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from azul.ai.evaluation import BONUS_KINDS, BONUS_NEEDS, ROUND_END_FEATURES
+from azul.ai.evaluation import RoundEndTables
 
 from .roundend import BUCKETS, load, rival_rows, rmse, split_games
 
 Array = npt.NDArray[np.float64]
 
 
-def table_weights(entry: dict[str, Any]) -> tuple[Array, float]:
-    """One bucket of the JSON tables as weights over :data:`ROUND_END_FEATURES` and a base."""
-    named: dict[str, float] = {
-        term: float(entry.get(term, 0.0))
-        for term in (
-            "score",
-            "adjacency",
-            "partial_line",
-            "near_line",
-            "marker",
-            "line_points",
-            "line_room",
-        )
-    }
-    for kind in BONUS_KINDS:
-        for need in BONUS_NEEDS[kind]:
-            named[f"{kind}{need}"] = float(entry[kind][need])
-    return np.array([named[name] for name in ROUND_END_FEATURES]), float(entry["base"])
-
-
 def tables_margin(data: dict[str, npt.NDArray[Any]], buckets: dict[int, Any]) -> Array:
-    """Each row's worth by the tables minus its rival's (what the search's margin would be)."""
+    """Each row's worth by the tables (``buckets`` of a tables file) minus its rival's: the
+    search's margin, from :attr:`RoundEndTables.vectors`, the weights it uses."""
+    tables = RoundEndTables.from_buckets(buckets, "tables")
     x, bucket = data["features"], data["bucket"].astype(int)
     worth = np.zeros(len(bucket))
     for b in np.unique(bucket):
-        nearest = min(buckets, key=lambda k: (abs(k - b), k))
-        w, base = table_weights(buckets[nearest])
         rows = bucket == b
-        worth[rows] = x[rows] @ w + base
+        worth[rows] = x[rows] @ np.array(tables.vectors[b]) + tables.base[b]
     return worth - worth[rival_rows(data)]
 
 
