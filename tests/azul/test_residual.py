@@ -134,3 +134,36 @@ def test_training_finds_an_interaction_between_the_boards():
     assert loaded(
         a[i, :width].tolist(), a[i, width : 2 * width].tolist(), int(data["bucket"][i])
     ) == (pytest.approx(predicted[i]))
+
+
+CANDIDATE = "azul/ai/weights/roundend-2p-residual.json"
+
+
+def test_the_shipped_candidate_loads_with_its_figures_and_ranks_a_blunder_below_the_move():
+    """The correction kept in the repository for the next steps of #36 (no level plays it yet):
+    it says how it was made and what it measured, it loads over the shipped tables, and the
+    post-game judge with it puts five blues on the floor well below the empty line 5 that takes
+    them (the mid-round position of test_judge: 9 points at stake by the rules)."""
+    from azul import CENTER, FLOOR, Take
+    from azul.ai.judge import judge_position
+
+    from .builders import BLUE
+    from .test_learned import blunder_position
+
+    made = json.loads(Path(CANDIDATE).read_text())
+    assert made["tables"] == SHIPPED
+    assert "tools.learn.residual" in made["residual_figures"]["command"]
+    figures = made["residual_figures"]["per_bucket"]["all"]
+    assert figures["corrected"] < figures["tables"]  # it fits held-out games better
+    assert made["arena"] and all("tools.arena" in run["command"] for run in made["arena"])
+    tables = load_round_end_tables(CANDIDATE)
+    assert tables.residual is not None
+    assert tables.vectors == load_round_end_tables(SHIPPED).vectors  # the same tables beneath
+
+    state = blunder_position()
+    floor = Take(CENTER, BLUE, FLOOR)
+    judgement = judge_position(
+        state, 0, floor, seed=1, iterations=1500, weights=Weights(fitted=tables)
+    )
+    assert judgement.best[0] == Take(CENTER, BLUE, 4)
+    assert judgement.loss(floor) >= 6  # the floor's 8 points, less what the tile would be worth
