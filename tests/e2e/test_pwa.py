@@ -186,14 +186,14 @@ def delivered(
     (just started, or left so by a navigation) was seen to be dropped, which a real push service
     would retry. A push about the same game replaces its notice, so a second delivery shows
     the same."""
-    for attempt in range(attempts):
+    for _ in range(attempts - 1):
         push(data)
         try:
             return shown_when(page, condition, seconds=5)
         except AssertionError:
-            if attempt == attempts - 1:
-                raise
-    raise AssertionError("no attempt")  # (unreachable: attempts >= 1)
+            pass
+    push(data)
+    return shown_when(page, condition, seconds=5)
 
 
 def registration_id(page, cdp, base: str) -> str:
