@@ -135,7 +135,7 @@ def _iterate(
         play_round(know, state, rng)
         rounds = max(0, rounds - 1)
     values = worths(state, rounds, know.weights)
-    reward = rewards_of(state, values, know.weights, root.player)
+    reward = rewards_of(state, values, know.weights, root.player, rounds)
     margins[path[0][1]] += margin(values, root.player)
     for node, i in path:
         node.visits += 1

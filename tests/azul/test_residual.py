@@ -11,11 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from azul import new_game
 from azul.ai.evaluation import (
+    CONTEXT_FEATURES,
     ROUND_END_FEATURES,
     MarginResidual,
     Weights,
     board_vector,
+    context_terms,
     load_round_end_tables,
     rounds_left,
     worths,
@@ -167,3 +170,56 @@ def test_the_shipped_candidate_loads_with_its_figures_and_ranks_a_blunder_below_
     )
     assert judgement.best[0] == Take(CENTER, BLUE, 4)
     assert judgement.loss(floor) >= 6  # the floor's 8 points, less what the tile would be worth
+
+
+def test_context_terms_see_contested_colours_scarce_tiles_and_rows_about_to_end_the_game():
+    state = new_game(2)
+    state.phase = "deal"
+    mine, theirs = state.boards
+    # mine: line 3 (4 tiles) holds 1 blue, line 4 (5 tiles) 2 yellow; theirs waits for blue too
+    mine.line_color[3], mine.line_count[3] = 0, 1
+    mine.line_color[4], mine.line_count[4] = 1, 2
+    theirs.line_color[2], theirs.line_count[2] = 0, 1
+    state.bag = [3, 0, 20, 20, 20]
+    state.lid = [0, 6, 0, 0, 0]
+    contested, scarcity, ready = context_terms(state, 0)
+    assert contested == 3  # the three blues line 3 still needs; the yellows are not contested
+    assert scarcity == pytest.approx(3 / 3 + 3 / 6)
+    assert ready == 0
+    assert context_terms(state, 1)[0] == 2  # its line 2 needs two blues that mine wants too
+    # wall row 4 holds four tiles; its line 4 waits for the colour of the missing space
+    for column in range(4):
+        colour = (column - 4) % 5
+        mine.wall[20 + column] = colour
+        mine.filled |= 1 << (20 + column)
+    # yellow's space in row 4 is column 0, taken: the row's last space is not for line 4's tiles
+    assert context_terms(state, 0)[2] == 0
+    mine.line_color[4] = (4 - 4) % 5  # the colour of row 4's last space (column 4)
+    assert context_terms(state, 0)[2] == 1
+
+
+def test_a_residual_with_context_reads_them_in_the_search(tmp_path):
+    width = 2 * (len(ROUND_END_FEATURES) + len(CONTEXT_FEATURES)) + 4
+    rng = np.random.default_rng(3)
+    net = MarginResidual(rng.normal(0, 0.2, (5, width)), np.zeros(5), rng.normal(0, 2, 5))
+    assert net.context
+    assert not random_net().context
+    data = json.loads(Path(SHIPPED).read_text())
+    data["residual"] = {
+        "hidden": net.hidden_t.T.tolist(),
+        "bias": [0.0] * 5,
+        "out": net.out.tolist(),
+    }
+    path = tmp_path / "context.json"
+    path.write_text(json.dumps(data))
+    tables = load_round_end_tables(path)
+    plain = load_round_end_tables(SHIPPED)
+    for state in round_ends(4)[:3]:
+        rounds = rounds_left(state)
+        starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
+        first = board_vector(state.boards[0], False, starter == 0)
+        second = board_vector(state.boards[1], False, starter == 1)
+        expected = net(first + context_terms(state, 0), second + context_terms(state, 1), rounds)
+        with_net = worths(state, rounds, Weights(fitted=tables))
+        without = worths(state, rounds, Weights(fitted=plain))
+        assert (with_net[0] - with_net[1]) - (without[0] - without[1]) == pytest.approx(expected)

@@ -317,3 +317,20 @@ def test_play_can_seat_players_with_different_tables_in_turn(monkeypatch):
         hand_player = game % 2  # game g's player p takes entry (g + p) % 2, and None is entry 0
         assert seen[(game, hand_player)] == {None}
         assert {w.fitted for w in seen[(game, 1 - hand_player)]} == {tables}
+
+
+def test_the_data_keeps_each_round_end_state_that_its_rows_were_read_from(tmp_path):
+    # features the rows do not hold (tools/learn/residual.py --context) are computed from these
+    arrays, _ = roundend.generate(games=2, players=2, seed=3, iterations=8)
+    assert len(arrays["states"]) == int(arrays["event"].max()) + 1
+    for row, (event, player) in enumerate(zip(arrays["event"], arrays["player"], strict=True)):
+        state = State.from_dict(json.loads(str(arrays["states"][event])))
+        assert state.phase == "deal"
+        assert roundend.board_features(state, int(player)) == arrays["features"][row].tolist()
+    path = tmp_path / "data.npz"
+    np.savez_compressed(
+        path, meta=json.dumps({"players": 2, "features": list(roundend.FEATURES)}), **arrays
+    )
+    loaded, _ = roundend.load([path, path])  # two files: the second's events follow the first's
+    assert len(loaded["states"]) == 2 * len(arrays["states"])
+    assert loaded["states"][loaded["event"][-1]] == arrays["states"][-1]

@@ -357,3 +357,24 @@ def test_master_plays_every_rollout_on_through_a_next_round_and_the_arena_tunes_
         )
         assert tuned == direct
     assert differs, "master never moved otherwise than strong: the test shows nothing"
+
+
+def test_win_spread_rewards_the_chance_of_winning_a_game_not_over():
+    state = new_game(2)
+    state.phase = "deal"  # a round end the game goes on from
+    state.boards = [_board([(0, 0)], score=20), _board([(1, 0)], score=14)]
+    plain = rewards(state, 1, DEFAULT)
+    spread = Weights(win_spread=10.0)
+    ahead, behind = rewards(state, 1, spread)
+    # the leader gains what the trailer loses, less than the whole win bonus: the game is open
+    assert ahead - plain[0] == pytest.approx(plain[1] - behind)
+    assert 0 < ahead - plain[0] < DEFAULT.win_bonus
+    # the same lead with more rounds to play is a less certain win
+    more_ahead, _ = rewards(state, 4, spread)
+    assert plain[0] < more_ahead < ahead
+    # a far larger lead is about the whole bonus
+    state.boards[0].score = 80
+    assert rewards(state, 1, spread)[0] - rewards(state, 1, DEFAULT)[0] == pytest.approx(
+        DEFAULT.win_bonus, abs=0.01
+    )
+    assert parse_weights("win_spread=12").win_spread == 12.0

@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from azul.ai.evaluation import RoundEndTables
+from azul.ai.evaluation import CONTEXT_FEATURES, RoundEndTables, context_terms
+from azul.state import State
 
 from .roundend import BUCKETS, load, rival_rows, rmse, split_games
 
@@ -49,9 +50,26 @@ def tables_margin(data: dict[str, npt.NDArray[Any]], buckets: dict[int, Any]) ->
     return worth - worth[rival_rows(data)]
 
 
-def inputs(data: dict[str, npt.NDArray[Any]]) -> tuple[Array, Array]:
-    """The network's inputs for each row, the player's board first and its rival's first."""
+def context(data: dict[str, npt.NDArray[Any]]) -> Array:
+    """Each row's :data:`CONTEXT_FEATURES`, from its round end's recorded state."""
+    if "states" not in data:
+        raise SystemExit("--context: the data has no states (played before they were recorded)")
+    out = np.zeros((len(data["event"]), len(CONTEXT_FEATURES)))
+    states: dict[int, State] = {}
+    for i, (event, player) in enumerate(zip(data["event"], data["player"], strict=True)):
+        state = states.get(int(event))
+        if state is None:
+            state = states[int(event)] = State.from_dict(json.loads(str(data["states"][event])))
+        out[i] = context_terms(state, int(player))
+    return out
+
+
+def inputs(data: dict[str, npt.NDArray[Any]], with_context: bool = False) -> tuple[Array, Array]:
+    """The network's inputs for each row, the player's board first and its rival's first
+    (each board's terms, then with ``with_context`` its :data:`CONTEXT_FEATURES`)."""
     x, rival = data["features"], rival_rows(data)
+    if with_context:
+        x = np.hstack([x, context(data)])
     onehot = np.eye(4)[np.clip(data["bucket"].astype(int), 1, 4) - 1]
     return np.hstack([x, x[rival], onehot]), np.hstack([x[rival], x, onehot])
 
@@ -140,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decay", type=float, default=1e-4)
     parser.add_argument("--validation", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--context", action="store_true", help="also read each board's context terms"
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     data, metas = load(args.data)
@@ -151,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     base_margin = tables_margin(data, buckets)
     target = data["margin"] - base_margin
     held = split_games(data["game"], args.validation, args.seed)
-    mine, theirs = inputs(data)
+    mine, theirs = inputs(data, args.context)
     started = time.process_time()
     net, history = train(
         mine,
@@ -176,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         "validation_rows": int(held.sum()),
         "validation_games": int(len(np.unique(data["game"][held]))),
         "hidden": args.hidden,
+        "context": list(CONTEXT_FEATURES) if args.context else [],
         "weights": int(net["hidden"].size + net["bias"].size + net["out"].size),
         "training_cpu_seconds": round(seconds, 1),
         "best_epoch": int(np.argmin(history)) + 1,

@@ -108,7 +108,8 @@ def play_game(task: tuple[int, int, int, str, int, tuple[str | None, ...]]) -> d
     the fitted tables the players search with, None for the hand-written evaluation, taken in
     turn by the seats: player ``p`` of game ``g`` takes the ``(g + p) % len(tables)``-th) and
     its round-end rows: each board's features, bucket, hand-written worth, and final score and
-    margin. Deterministic for the task."""
+    margin; and each round end's state (``State.to_dict`` JSON, one per ``event``: features
+    that the rows do not hold can be computed from it later). Deterministic for the task."""
     seed, game, players, variant, iterations, tables = task
     choices = [None if t is None else Weights(fitted=load_round_end_tables(t)) for t in tables]
     seat_weights = [choices[(game + p) % len(choices)] for p in range(players)]
@@ -120,6 +121,7 @@ def play_game(task: tuple[int, int, int, str, int, tuple[str | None, ...]]) -> d
     player_of: list[int] = []
     round_of: list[int] = []
     event: list[int] = []
+    states: list[str] = []
     ends = 0
     while state.phase != "over":
         if state.phase == "deal":
@@ -133,6 +135,7 @@ def play_game(task: tuple[int, int, int, str, int, tuple[str | None, ...]]) -> d
                     player_of.append(player)
                     round_of.append(state.round)
                     event.append(ends)
+                states.append(json.dumps(state.to_dict(), separators=(",", ":")))
                 ends += 1
             state = state.copy()
             apply_deal(state, [tally(f) for f in draw(state, rng)])
@@ -157,6 +160,7 @@ def play_game(task: tuple[int, int, int, str, int, tuple[str | None, ...]]) -> d
         "player": player_of,
         "round": round_of,
         "event": event,
+        "states": states,
         "final": [final[p] for p in player_of],
         "margin": [margins[p] for p in player_of],
         "rounds": state.round,
@@ -225,9 +229,10 @@ def _stack(played: Sequence[dict[str, Any]]) -> dict[str, npt.NDArray[Any]]:
     """The games' rows as arrays; ``event`` (one round end of one game) made unique."""
     width = len(FEATURES)
     out: dict[str, list[Any]] = {k: [] for k in ("bucket", "hand", "player", "round", "final")}
-    out.update(features=[], margin=[], game=[], event=[])
+    out.update(features=[], margin=[], game=[], event=[], states=[])
     events = 0
     for one in played:
+        out["states"].extend(one["states"])
         for key in ("features", "bucket", "hand", "player", "round", "final", "margin"):
             out[key].extend(one[key])
         out["game"].extend([one["game"]] * len(one["bucket"]))
@@ -243,6 +248,7 @@ def _stack(played: Sequence[dict[str, Any]]) -> dict[str, npt.NDArray[Any]]:
         "margin": np.array(out["margin"], dtype=np.float64),
         "game": np.array(out["game"], dtype=np.int32),
         "event": np.array(out["event"], dtype=np.int32),
+        "states": np.array(out["states"], dtype=np.str_),
     }
 
 
