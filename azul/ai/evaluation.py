@@ -480,7 +480,7 @@ def board_vector(board: Board, gray: bool, starts: bool) -> list[float]:
     """:data:`ROUND_END_FEATURES` of ``board`` at a round end (``starts``: its player takes
     the first-player marker's place and starts the next round)."""
     # Written out rather than from board_terms: the margin residual reads two boards at every
-    # rollout's end, and this costs a third of the plain version (BOTS.md, "Cheaper terms").
+    # rollout's end, and this costs about 60% of that version (BOTS.md, "Cheaper terms").
     filled = board.filled
     vector = [0.0] * 21
     vector[0] = float(board.score)
