@@ -102,8 +102,8 @@ class MarginResidual:
         self.bias = np.asarray(bias, dtype=np.float64)
         self.out = np.asarray(out, dtype=np.float64)
         terms = len(ROUND_END_FEATURES)
+        # whether it also reads each board's CONTEXT_FEATURES (after its terms)
         self.context = self.hidden_t.shape[0] == 2 * (terms + len(CONTEXT_FEATURES)) + 4
-        """Whether it also reads each board's :data:`CONTEXT_FEATURES` (after its terms)."""
         if self.context:
             terms += len(CONTEXT_FEATURES)
         if (
@@ -125,9 +125,15 @@ class MarginResidual:
 
     def __call__(self, mine: list[float], theirs: list[float], rounds: int) -> float:
         """The correction to the margin of the player whose terms are ``mine``."""
+        return self.from_products(np.array((mine, theirs)) @ self.both, rounds)
+
+    def from_products(self, products: npt.NDArray[np.float64], rounds: int) -> float:
+        """The correction from both boards' terms (the mine row first) times :attr:`both`,
+        whose columns may go on beyond it (:attr:`RoundEndTables.corrected`)."""
         size = len(self.bias)
-        products = np.array((mine, theirs)) @ self.both
-        hidden = np.tanh(products[:, :size] + products[::-1, size:] + self.by_rounds[rounds])
+        hidden = np.tanh(
+            products[:, :size] + products[::-1, size : 2 * size] + self.by_rounds[rounds]
+        )
         values = hidden @ self.out
         return float(values[0] - values[1])
 
@@ -479,10 +485,10 @@ def board_terms(board: Board, gray: bool) -> tuple[list[int], list[int], list[in
 def board_vector(board: Board, gray: bool, starts: bool) -> list[float]:
     """:data:`ROUND_END_FEATURES` of ``board`` at a round end (``starts``: its player takes
     the first-player marker's place and starts the next round)."""
-    # Written out rather than from board_terms: the margin residual reads two boards at every
-    # rollout's end, and this costs about 60% of that version (BOTS.md, "Cheaper terms").
+    # Counted here rather than through board_terms' lists and a dictionary: the margin residual
+    # reads two boards at every rollout's end (BOTS.md, "Cheaper terms").
     filled = board.filled
-    vector = [0.0] * 21
+    vector = [0.0] * len(ROUND_END_FEATURES)
     vector[0] = float(board.score)
     for r in range(5):
         need = 5 - ((filled >> (5 * r)) & 31).bit_count()
@@ -492,35 +498,24 @@ def board_vector(board: Board, gray: bool, starts: bool) -> list[float]:
         need = 5 - (filled & COLUMN_CELLS[c]).bit_count()
         if need < 5:
             vector[5 + need] += 1.0  # column0..column4: 5-9
-    if gray:
-        col_mask = board.col_mask
-        for c in range(5):
-            have = 0
-            for mask in col_mask:
-                have += mask >> c & 1
-            if have:
-                vector[15 - have] += 1.0  # colour0..colour4: 10-14
-    else:
-        for c in range(5):
-            have = (filled & COLOR_CELLS[c]).bit_count()
-            if have:
-                vector[15 - have] += 1.0
+    for c in range(5):
+        have = tiles_of_color(board, filled, c, gray)
+        if have:
+            vector[15 - have] += 1.0  # colour0..colour4: 10-14
     pairs = (filled & (filled >> 1) & NOT_LAST_COLUMN).bit_count()
     vector[15] = float(pairs + (filled & (filled >> 5)).bit_count())
     line_count = board.line_count
-    waiting = near = room = 0
-    points = 0.0
+    waiting = near = 0
     for line in range(1, 5):
         n = line_count[line]
         if n:
             waiting += n
             if n == line:
                 near += 1
-            room += line + 1 - n
-            points += line_points(board, line, board.line_color[line], gray) * n / (line + 1)
     vector[16] = float(waiting)
     vector[17] = float(near)
     vector[18] = 1.0 if starts else 0.0
+    points, room = line_terms(board, gray)
     vector[19] = points
     vector[20] = float(room)
     return vector
@@ -620,16 +615,11 @@ def _corrected_worths(
     if residual.context:
         first += context_terms(state, 0)
         second += context_terms(state, 1)
-    # MarginResidual.__call__ and the tables' sums in one product (RoundEndTables.corrected)
-    size = len(residual.bias)
+    # the network's first layer and the tables' sums in one product (RoundEndTables.corrected)
     products = np.array((first, second)) @ tables.corrected
-    hidden = np.tanh(
-        products[:, :size] + products[::-1, size : 2 * size] + residual.by_rounds[rounds]
-    )
-    values = hidden @ residual.out
-    half = 0.5 * float(values[0] - values[1])
+    half = 0.5 * residual.from_products(products, rounds)
     base = tables.base[rounds]
-    column = 2 * size + rounds
+    column = 2 * len(residual.bias) + rounds
     return [base + float(products[0, column]) + half, base + float(products[1, column]) - half]
 
 
@@ -691,9 +681,9 @@ def rewards_of(
 ) -> list[float]:
     """:func:`rewards` from the players' :func:`worths` ``values``, already computed."""
     over = state.phase == "over"
-    spread = 0.0
+    spread = 0.0  # sigma * sqrt 2 (Weights.win_spread)
     if weights.win_spread and not over:
-        spread = weights.win_spread * math.sqrt((max(rounds, 1) + 1) / 2) * math.sqrt(2)
+        spread = weights.win_spread * math.sqrt(max(rounds, 1) + 1)
     keys: list[float] = []
     if over:  # equal scores: the most complete rows wins (rulebook), worth a fraction of a point
         keys = [w + 0.01 * b.complete_rows() for w, b in zip(values, state.boards, strict=True)]
