@@ -18,11 +18,12 @@ The budget is a number of search iterations (``--iterations``, deterministic and
 busy machine) or seconds (``--seconds``, as the page runs it: ``ANALYSIS_SECONDS_PER_GAME``
 shared among the game's positions, at most ``ANALYSIS_MAX_SECONDS_PER_MOVE``).
 
-``--evaluation level`` (the default) judges with the search weights the page uses (the ``strong``
-level's, with its fitted round-end tables where it uses them); ``--evaluation hand`` with the
-hand-written evaluation; ``--evaluation shipped`` with the round-end tables shipped for each
-position's kind of game (``azul/ai/weights``), where some ship, whether or not a level uses
-them: the same positions, before and after.
+``--evaluation level`` (the default) judges with the search weights the page uses
+(:func:`azul.ai.judge.analysis_weights`: the ``strong`` level's hand-written ones);
+``--evaluation hand`` with the default hand-written evaluation; ``--evaluation shipped`` with
+the round-end tables shipped for each position's kind of game (``azul/ai/weights``, and the
+search knobs they are played with), where some ship, as ``strong`` plays them: the same
+positions, before and after.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from azul import legal_moves, new_game, play
 from azul.ai.bots import choose_move, level_weights
 from azul.ai.evaluation import DEFAULT, Weights
-from azul.ai.judge import PLAYED_SHARE, judge_position
+from azul.ai.judge import PLAYED_SHARE, analysis_weights, judge_position
 from azul.mechanics import apply_deal, draw, tally
 from azul.notation import Move
 from azul.state import State
@@ -196,7 +197,9 @@ def evaluation(name: str, state: State) -> Weights:
     """The search weights ``--evaluation name`` judges ``state`` with."""
     if name == "hand":
         return DEFAULT
-    return level_weights("strong", state, tables=True if name == "shipped" else None)
+    if name == "shipped":
+        return level_weights("strong", state, tables=True)
+    return analysis_weights(state)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,8 +27,9 @@ says, and ``strong:c_uct=10:max_lines=2`` changes that seat's search weights. ``
 strong@4000`` measures what four times the search is worth, on the same deals, without the
 machine's load in the result. ``strong:fitted=PATH`` judges the rollouts' ends by fitted tables
 (``python -m tools.learn.roundend fit --out PATH``) instead of its level's own (the shipped
-tables for the game, where the level uses them; :func:`azul.ai.bots.level_weights`), and
-``strong:fitted=none`` by the hand-written weights.
+tables for the game and the search knobs they are played with, where the level uses them;
+:func:`azul.ai.bots.level_weights`), and ``strong:fitted=none`` by the hand-written weights:
+either leaves out the shipped file's knobs (``win_spread``), which the seat may name itself.
 """
 
 from __future__ import annotations
@@ -144,7 +145,9 @@ def bot_move(
     if seat.budget is not None or seat.iterations is not None:
         budget, iterations = seat.budget, seat.iterations
     changes = ",".join(filter(None, (weights, seat.weights)))
-    base = level_weights(bot, state) if bot in LEVELS else DEFAULT
+    base = DEFAULT
+    if bot in LEVELS:  # with fitted=..., the level as it plays where no tables ship
+        base = level_weights(bot, state, tables=False if _sets_tables(changes) else None)
     weights_used = parse_weights(changes, base) if changes else base
     if budget is None:
         budget = LEVELS[bot].budget if bot in LEVELS else 1.0
@@ -279,6 +282,11 @@ def parse_weights(text: str, base: Weights = DEFAULT) -> Weights:
         except ValueError:
             raise ValueError(f"{part!r}: {name} takes a {known[name].__name__}") from None
     return dataclasses.replace(base, **changes)
+
+
+def _sets_tables(changes: str) -> bool:
+    """Whether ``"name=value,..."`` names the tables (``fitted``)."""
+    return any(part.partition("=")[0].strip() == "fitted" for part in changes.split(","))
 
 
 def _fitted_tables(path: str) -> RoundEndTables | None:

@@ -28,7 +28,7 @@ import functools
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +169,10 @@ class RoundEndTables:
     line_room: tuple[float, ...] = (0.0,) * 6
     residual: MarginResidual | None = None
     """With 2 players, a correction to their margin (:class:`MarginResidual`); None: none."""
+    search: tuple[tuple[str, float], ...] = ()
+    """The search knobs (:class:`Weights` fields, e.g. ``win_spread``) a level plays these
+    tables with (the file's ``search``: they were measured together); :func:`azul.ai.bots.
+    level_weights` applies them, an arena seat's ``fitted=PATH`` does not."""
 
     @functools.cached_property
     def vectors(self) -> tuple[tuple[float, ...], ...]:
@@ -211,6 +215,7 @@ class RoundEndTables:
         buckets: Mapping[int, Mapping[str, Any]],
         source: str,
         residual: MarginResidual | None = None,
+        search: Mapping[str, float] | None = None,
     ) -> RoundEndTables:
         """Tables from fitted ``buckets`` (rounds left -> each term of :data:`ROUND_END_TERMS`
         a number, each of :data:`BONUS_KINDS` six numbers, tiles missing 0-5). A number of
@@ -250,18 +255,25 @@ class RoundEndTables:
             line_points=optional("line_points"),
             line_room=optional("line_room"),
             residual=residual,
+            search=tuple(sorted((name, float(v)) for name, v in (search or {}).items())),
         )
 
 
 @functools.lru_cache(maxsize=8)
 def load_round_end_tables(path: str) -> RoundEndTables:
     """:class:`RoundEndTables` from a JSON file written by ``tools/learn/roundend.py`` (its
-    ``buckets``: rounds left -> the terms), read once per process."""
+    ``buckets``: rounds left -> the terms; ``residual``, ``tools/learn/residual.py``'s
+    correction, and ``search``, the knobs they are played with, where it has them), read once
+    per process."""
     data = json.loads(Path(path).read_text())
     buckets = {int(rounds): terms for rounds, terms in data["buckets"].items()}
     net = data.get("residual")
     residual = None if net is None else MarginResidual(net["hidden"], net["bias"], net["out"])
-    return RoundEndTables.from_buckets(buckets, Path(path).name, residual)
+    search = data.get("search", {})
+    unknown = set(search) - {f.name for f in fields(Weights)} | ({"fitted"} & set(search))
+    if unknown:
+        raise ValueError(f"{path}: search knobs that are no Weights field: {sorted(unknown)}")
+    return RoundEndTables.from_buckets(buckets, Path(path).name, residual, search)
 
 
 @dataclass(frozen=True)
@@ -311,8 +323,7 @@ class Weights:
     """Fitted tables for the evaluation where a rollout stops (:func:`worths`) instead of the
     hand-written weights above (None: those). The rollout policy's immediate worths keep
     ``chance``. Made by ``tools/learn/roundend.py``; a level with ``fitted`` takes the shipped
-    ones for the kinds of game they were fitted for (:func:`azul.ai.bots.level_weights`): none
-    does yet."""
+    ones for the kinds of game they were fitted for (:func:`azul.ai.bots.level_weights`)."""
 
     @functools.cached_property
     def potential(self) -> list[list[float]]:

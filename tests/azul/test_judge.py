@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from azul import CENTER, FLOOR, FLOOR_PENALTY, State, Take, deal, legal_moves, new_game
-from azul.ai.bots import shipped_tables
-from azul.ai.evaluation import DEFAULT, Weights
+from azul.ai.bots import WEIGHTS_DIR
+from azul.ai.evaluation import DEFAULT, Weights, load_round_end_tables
 from azul.ai.judge import judge_position
 from azul.ai.search import search
 from azul.ai.tree import SearchStats
@@ -38,7 +38,7 @@ def test_a_floor_move_is_judged_and_costs_points():
 
 # -- the loss is in the game's points ------------------------------------------------------------
 
-SHIPPED_TABLES = Weights(fitted=shipped_tables(2, "colored"))
+FITTED_TABLES = Weights(fitted=load_round_end_tables(str(WEIGHTS_DIR / "roundend-2p.json")))
 FIVE_TO_THE_FLOOR = sum(FLOOR_PENALTY[:5])  # 1 + 1 + 2 + 2 + 2, by the rulebook's floor line
 LONE_TILE = 1  # a tile placed on the wall with no neighbours scores 1 point
 
@@ -97,11 +97,12 @@ def test_a_blunder_mid_round_costs_about_the_points_at_stake():
         # worth three rounds from the end: its progress toward its column and color bonuses
         # (about 2.2 points here) and the neighbors it may get.
         assert stake <= loss <= stake + 4, (seed, loss)
-        # The shipped round-end tables, fitted to what players went on to score, credit the
-        # first tile of an empty row, column and colour three rounds from the end with about
-        # 4.8 points of final margin (BOTS.md): the blunder still ranks below the move.
+        # The fitted round-end tables (strong's, without their correction), fitted to what
+        # players went on to score, credit the first tile of an empty row, column and colour
+        # three rounds from the end with about 4.8 points of final margin (BOTS.md): the
+        # blunder still ranks below the move.
         fitted = judge_position(
-            state, 0, floor, seed=seed, iterations=1500, weights=SHIPPED_TABLES
+            state, 0, floor, seed=seed, iterations=1500, weights=FITTED_TABLES
         ).loss(floor)
         assert stake <= fitted <= stake + 8, (seed, fitted)
 

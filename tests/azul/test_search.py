@@ -336,11 +336,12 @@ def test_late_in_a_round_the_rollouts_play_a_sampled_next_round_and_leave_the_st
 def test_master_plays_every_rollout_on_through_a_next_round_and_the_arena_tunes_on_top():
     """From a round's first move, where strong's rollouts stop at the round's end, master's
     go on (its level's weights); the arena's --weights change them, never replace them."""
-    master = LEVELS["master"].weights
-    assert master.extend_below >= 36 > DEFAULT.extend_below  # 36: a 4-player round's tiles
+    assert LEVELS["master"].weights.extend_below >= 36 > DEFAULT.extend_below  # a 4p round's tiles
     differs = False
     for seed in range(4):
         state = deal(new_game(2), rng=random.Random(seed))
+        master = level_weights("master", state)  # with the 2-player tables, as it plays
+        assert master.extend_below == LEVELS["master"].weights.extend_below
         player = state.current
         as_master, _ = choose_move_with_stats(state, player, "master", seed=seed, iterations=80)
         extended, _ = choose_move_with_stats(
