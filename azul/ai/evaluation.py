@@ -270,9 +270,10 @@ def load_round_end_tables(path: str) -> RoundEndTables:
     net = data.get("residual")
     residual = None if net is None else MarginResidual(net["hidden"], net["bias"], net["out"])
     search = data.get("search", {})
-    unknown = set(search) - {f.name for f in fields(Weights)} | ({"fitted"} & set(search))
+    knobs = {f.name for f in fields(Weights)} - {"fitted"}  # the tables are the file itself
+    unknown = set(search) - knobs
     if unknown:
-        raise ValueError(f"{path}: search knobs that are no Weights field: {sorted(unknown)}")
+        raise ValueError(f"{path}: not search knobs of Weights: {sorted(unknown)}")
     return RoundEndTables.from_buckets(buckets, Path(path).name, residual, search)
 
 
