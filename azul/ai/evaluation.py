@@ -14,9 +14,9 @@ The numbers come from :class:`Weights` (tuned in ``tools/BOTS.md``); greedy's ar
 (:mod:`.bots`). ``Weights.fitted`` (None by default) swaps the evaluation where a rollout stops
 for :class:`RoundEndTables`, the same terms with weights fitted to self-play data per rounds
 left (``tools/learn/roundend.py``), which a level can play by in the kinds of game that have
-shipped tables (:func:`azul.ai.bots.level_weights`); none does yet. Tables may carry a
-:class:`MarginResidual`, a small network's correction to two players' margin
-(``tools/learn/residual.py``); none that ships does.
+shipped tables (:func:`azul.ai.bots.level_weights`: ``strong`` and ``master`` in 2-player
+colored games). Tables may carry a :class:`MarginResidual`, a small network's correction to two
+players' margin (``tools/learn/residual.py``), as the 2-player ones the levels play by do.
 
 Walls are bitmasks here: bit ``row * 5 + column`` is set when that space holds a
 tile (:attr:`azul.state.Board.filled`).
