@@ -99,11 +99,11 @@ def test_the_tools_tables_margin_is_the_searchs():
         assert got[2 * i + 1] == pytest.approx(values[1] - values[0], abs=1e-3)
 
 
-def test_training_finds_an_interaction_between_the_boards():
-    # the planted margin: the player's near-complete columns pay only while the rival has no
-    # row missing one tile (the game would end first): no per-board linear term can say that
-    rng = np.random.default_rng(3)
-    n = 4000
+def planted(n: int, seed: int = 3) -> tuple[dict, np.ndarray]:
+    """Round ends of two boards and a margin with an interaction planted: the player's
+    near-complete columns pay only while the rival has no row missing one tile (the game would
+    end first): no per-board linear term can say that."""
+    rng = np.random.default_rng(seed)
     width = len(ROUND_END_FEATURES)
     features = rng.integers(0, 3, (2 * n, width)).astype(float)
     column1, row1 = ROUND_END_FEATURES.index("column1"), ROUND_END_FEATURES.index("row1")
@@ -122,13 +122,24 @@ def test_training_finds_an_interaction_between_the_boards():
     data["bucket"][1::2] = data["bucket"][0::2]
     target = np.empty(2 * n)
     target[0::2], target[1::2] = margin, -margin
+    return data, target
+
+
+def corrections(net: dict, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.tanh(a @ net["hidden"].T + net["bias"]) @ net["out"] - (
+        np.tanh(b @ net["hidden"].T + net["bias"]) @ net["out"]
+    )
+
+
+def test_training_finds_an_interaction_between_the_boards():
+    n = 4000
+    width = len(ROUND_END_FEATURES)
+    data, target = planted(n)
     a, b = residual.inputs(data)
     held = np.zeros(2 * n, dtype=bool)
     held[-800:] = True
     net, history = residual.train(a, b, target, held, hidden=8, epochs=40, seed=1)
-    predicted = np.tanh(a @ net["hidden"].T + net["bias"]) @ net["out"] - (
-        np.tanh(b @ net["hidden"].T + net["bias"]) @ net["out"]
-    )
+    predicted = corrections(net, a, b)
     error = np.sqrt(np.mean((predicted[held] - target[held]) ** 2))
     assert error < 0.5 * target[held].std()
     assert error == pytest.approx(min(history), abs=1e-2)  # the best epoch is what it returns
@@ -137,6 +148,26 @@ def test_training_finds_an_interaction_between_the_boards():
     assert loaded(
         a[i, :width].tolist(), a[i, width : 2 * width].tolist(), int(data["bucket"][i])
     ) == (pytest.approx(predicted[i]))
+
+
+def test_training_to_the_search_label_skips_rows_without_one_and_is_scored_on_the_games_end():
+    # "--label search": rows no label search reached (NaN) are left out of the training, and
+    # the epoch is chosen by the error against the final margin on the held-out games
+    n = 4000
+    data, target = planted(n)
+    rng = np.random.default_rng(5)
+    label = target.copy()
+    label[np.repeat(rng.random(n) < 0.3, 2)] = np.nan
+    check = target + np.repeat(rng.normal(0, 3.0, n), 2) * np.tile([1.0, -1.0], n)
+    a, b = residual.inputs(data)
+    held = np.zeros(2 * n, dtype=bool)
+    held[-800:] = True
+    net, history = residual.train(a, b, label, held, hidden=8, epochs=40, seed=1, check=check)
+    predicted = corrections(net, a, b)
+    assert np.isfinite(predicted).all()
+    assert np.sqrt(np.mean((predicted[held] - target[held]) ** 2)) < 0.5 * target[held].std()
+    against_check = np.sqrt(np.mean((predicted[held] - check[held]) ** 2))
+    assert against_check == pytest.approx(min(history), abs=1e-2)
 
 
 CANDIDATE = "azul/ai/weights/roundend-2p-residual.json"

@@ -4,13 +4,14 @@ unchanged without them, and the fit recovers known weights (``tools/learn/rounde
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import numpy as np
 import pytest
 
 from azul import new_game, play
-from azul.ai.bots import choose_move_with_stats
+from azul.ai.bots import LEVELS, choose_move_with_stats
 from azul.ai.evaluation import (
     BONUS_KINDS,
     BONUS_NEEDS,
@@ -314,13 +315,79 @@ def test_play_can_seat_players_with_different_tables_in_turn(monkeypatch):
     monkeypatch.setattr(roundend, "choose_move_with_stats", recording)
     shipped = "azul/ai/weights/roundend-2p.json"
     for game in (0, 1):
-        one = roundend.play_game((1, game, 2, "colored", 8, (None, shipped)))
+        one = roundend.play_game((1, game, 2, "colored", 8, (None, shipped), 0, None))
         assert one["features"] and one["margin"]
+        assert all(math.isnan(label) for label in one["search"])  # no label search asked
     tables = load_round_end_tables(shipped)
     for game in (0, 1):
         hand_player = game % 2  # game g's player p takes entry (g + p) % 2, and None is entry 0
-        assert seen[(game, hand_player)] == {None}
+        # "none" is the hand-written evaluation, not what the strong level plays by today
+        # (the shipped tables, with the chance of winning, in 2-player colored games)
+        assert seen[(game, hand_player)] == {LEVELS["strong"].weights}
+        assert LEVELS["strong"].weights.fitted is None
         assert {w.fitted for w in seen[(game, 1 - hand_player)]} == {tables}
+
+
+def test_a_label_search_gives_each_round_end_the_margin_it_expects(monkeypatch):
+    # "--label-iterations": after each round end's deal, a search apart from the game's, by
+    # the label tables, labels the first mover's row with its margin and the rival's with the
+    # opposite; the game itself is the one played without it
+    searches: list[tuple[int, object, int]] = []
+    real = roundend.choose_move_with_stats
+
+    def recording(state, player, level, **kwargs):
+        move, stats = real(state, player, level, **kwargs)
+        if kwargs["iterations"] == 40:
+            searches.append((player, kwargs["weights"].fitted, stats.margins[move]))
+        return move, stats
+
+    monkeypatch.setattr(roundend, "choose_move_with_stats", recording)
+    shipped = "azul/ai/weights/roundend-2p.json"
+    plain = roundend.play_game((2, 0, 2, "colored", 8, (None,), 0, None))
+    labelled = roundend.play_game((2, 0, 2, "colored", 8, (None,), 40, shipped))
+    assert labelled["features"] == plain["features"] and labelled["scores"] == plain["scores"]
+    events = sorted(set(labelled["event"]))
+    assert len(searches) == len(events) >= 1
+    assert {fitted for _, fitted, _ in searches} == {load_round_end_tables(shipped)}
+    for (mover, _, expected), event in zip(searches, events, strict=True):
+        rows = [i for i, e in enumerate(labelled["event"]) if e == event]
+        for row in rows:
+            mine = labelled["player"][row] == mover
+            assert labelled["search"][row] == (expected if mine else -expected)
+
+
+def test_a_fit_to_the_search_label_uses_the_rows_that_have_one():
+    # The search's margin is the label; the game's end (here far noisier) only scores the fit.
+    rng = np.random.default_rng(4)
+    truth = {b: rng.uniform(-3, 3, len(roundend.FEATURES)) for b in roundend.BUCKETS}
+    for weights in truth.values():
+        weights[0] = 1.0
+    data = synthetic(rng, truth, games=80)
+    data["search"] = data["margin"].copy()
+    unreached = np.repeat(rng.random(len(data["search"]) // 2) < 0.4, 2)
+    data["search"][unreached] = np.nan  # rows no label search reached: left out, not read as 0
+    events = len(data["margin"]) // 2  # the game's end: one draw a game, opposite for the rival
+    data["margin"] = data["margin"] + np.repeat(rng.normal(0, 40, events), 2) * np.tile(
+        [1.0, -1.0], events
+    )
+    searched, _ = roundend.fit(data, label="search", penalty=1e-6)
+    ended, _ = roundend.fit(data, label="margin", penalty=1e-6)
+    by_search = RoundEndTables.from_buckets(searched, "search")
+    by_end = RoundEndTables.from_buckets(ended, "end")
+    for b in roundend.BUCKETS:
+        named = dict(zip(roundend.FEATURES, truth[b], strict=True))
+        assert by_search.marker[b] == pytest.approx(named["marker"], abs=1e-3)
+        assert by_search.row[b][4] == pytest.approx(named["row4"], abs=1e-3)
+    assert (
+        max(
+            abs(by_end.marker[b] - dict(zip(roundend.FEATURES, truth[b], strict=True))["marker"])
+            for b in roundend.BUCKETS
+        )
+        > 0.01
+    )  # the noisy label does not recover them
+    del data["search"]
+    with pytest.raises(SystemExit, match="no search labels"):
+        roundend.fit(data, label="search")
 
 
 def test_the_data_keeps_each_round_end_state_that_its_rows_were_read_from(tmp_path):

@@ -3,8 +3,9 @@
     python -m tools.learn.leaves --games 200 --budget 0.1 --seed 1
 
 Two players on the colored wall, each move searched for the same wall-clock ``--budget``
-(single process, so each side gets the same CPU): ``rollout`` is today's ``strong`` search
-(:func:`azul.ai.search.search`, its level's weights, rollouts to the end of the round or,
+(single process, so each side gets the same CPU): ``rollout`` is the ``strong`` search by the
+hand-written evaluation (:func:`azul.ai.search.search`, its level's weights without the
+fitted tables, which the learned side does not use either; rollouts to the end of the round or,
 late in a round, through a sampled next round); ``learned`` is the same tree (the same move
 pruning, ordering, progressive widening and UCT, :mod:`azul.ai.tree`) whose new leaves are
 judged by the learned evaluator (:mod:`azul.ai.learned`) instead of a rollout. A leaf where the
@@ -24,7 +25,7 @@ import sys
 import time
 
 from azul import new_game, play, result
-from azul.ai.bots import LEVELS, choose_move_with_stats
+from azul.ai.bots import LEVELS, choose_move_with_stats, level_weights
 from azul.ai.evaluation import margin, worths
 from azul.ai.learned import LearnedEvaluator, load
 from azul.ai.policy import Knowledge, options, play_round
@@ -111,7 +112,14 @@ def play_game(
             )
             iterations["learned"].append(done)
         else:
-            move, stats = choose_move_with_stats(state, player, "strong", seed=seed, budget=budget)
+            move, stats = choose_move_with_stats(
+                state,
+                player,
+                "strong",
+                seed=seed,
+                budget=budget,
+                weights=level_weights("strong", state, tables=False),  # the rollouts' strong
+            )
             if state.phase == "take":
                 iterations["rollout"].append(stats.iterations)
         state = play(state, move, player)

@@ -14,8 +14,10 @@ margin it takes from the other's) to what the tables' margin missed of the final
 round ends of ``roundend play`` data (2 players). Whole games are held out for validation; the
 epoch with the lowest validation error is kept (the network starts near zero: the tables'
 margin). Printed: validation RMSE of the final margin, the tables' and with the correction, per
-rounds left. ``--out`` writes the tables' buckets with the ``residual`` beside them, which
-:func:`azul.ai.evaluation.load_round_end_tables` reads and the arena plays.
+rounds left. ``--label search`` learns the search's margin instead (``roundend play
+--label-iterations``: a label from the search's own results), still scored on held-out games
+against the final margin. ``--out`` writes the tables' buckets with the ``residual`` beside
+them, which :func:`azul.ai.evaluation.load_round_end_tables` reads and the arena plays.
 """
 
 from __future__ import annotations
@@ -86,12 +88,15 @@ def train(
     rate: float = 0.003,
     decay: float = 1e-4,
     batch: int = 256,
+    check: Array | None = None,
 ) -> tuple[dict[str, Array], list[float]]:
     """Adam on the squared error of ``g(mine) - g(theirs)`` to ``target`` over the rows not
-    ``held``; the parameters (normalisation folded in) of the epoch with the lowest error on
-    the held rows, and each epoch's held-out RMSE."""
+    ``held`` (and where ``target`` is known: NaN rows are skipped); the parameters
+    (normalisation folded in) of the epoch with the lowest error on the held rows against
+    ``check`` (default: ``target``), and each epoch's held-out RMSE."""
     rng = np.random.default_rng(seed)
-    train_rows = np.flatnonzero(~held)
+    check = target if check is None else check
+    train_rows = np.flatnonzero(~held & np.isfinite(target))
     both = np.vstack([mine[train_rows], theirs[train_rows]])
     mean, scale = both.mean(axis=0), both.std(axis=0)
     mean[-4:], scale[-4:] = 0.0, 1.0  # the one-hot rounds stay as they are
@@ -135,7 +140,7 @@ def train(
                 s *= 0.999
                 s += 0.001 * g * g
                 params[k] -= rate * (m / (1 - 0.9**step)) / (np.sqrt(s / (1 - 0.999**step)) + 1e-8)
-        score = rmse(forward(params, held_rows)[0], target[held_rows])
+        score = rmse(forward(params, held_rows)[0], check[held_rows])
         history.append(score)
         if score < best[0]:
             best = (score, {k: v.copy() for k, v in params.items()})
@@ -161,6 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--context", action="store_true", help="also read each board's context terms"
     )
+    parser.add_argument(
+        "--label",
+        choices=("margin", "search"),
+        default="margin",
+        help="what it learns: the final margin, or the next search's margin (roundend play's"
+        " 'search'; held-out games are still scored against the final margin)",
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     data, metas = load(args.data)
@@ -170,7 +182,14 @@ def main(argv: list[str] | None = None) -> int:
     tables = json.loads(args.tables.read_text())
     buckets = {int(k): v for k, v in tables["buckets"].items()}
     base_margin = tables_margin(data, buckets)
-    target = data["margin"] - base_margin
+    if args.label == "search" and "search" not in data:
+        print(
+            "--label search: the data has no search labels (played before they were kept)",
+            file=sys.stderr,
+        )
+        return 2
+    check = data["margin"] - base_margin
+    target = data[args.label] - base_margin
     held = split_games(data["game"], args.validation, args.seed)
     mine, theirs = inputs(data, args.context)
     started = time.process_time()
@@ -184,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         rate=args.rate,
         decay=args.decay,
+        check=check,
     )
     seconds = time.process_time() - started
     a = np.tanh(mine @ net["hidden"].T + net["bias"]) @ net["out"]
@@ -196,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         "rows": int(len(target)),
         "validation_rows": int(held.sum()),
         "validation_games": int(len(np.unique(data["game"][held]))),
+        "label": args.label,
         "hidden": args.hidden,
         "context": list(CONTEXT_FEATURES) if args.context else [],
         "weights": int(net["hidden"].size + net["bias"].size + net["out"].size),

@@ -27,16 +27,20 @@ next round's starter, the score; and :func:`azul.ai.evaluation.line_terms`: the 
 the waiting lines' tiles would score, by how full each line is, and the tiles they still need,
 which the hand-written evaluation does not weigh), with its rounds-left bucket
 (:func:`azul.ai.evaluation.rounds_left`), the hand-written worth, and the labels: that player's
-final score and final margin (its score minus the best opponent's). A compressed ``.npz`` with
-a ``meta`` JSON text (command, seed, figures).
+final score and final margin (its score minus the best opponent's), and with
+``--label-iterations N`` the margin a search of N iterations (by ``--label-tables``, apart from
+the game's) expects after the next deal (``search``: a label from the search's own results,
+the way TD learning bootstraps, with less noise than the game's end). A compressed ``.npz``
+with a ``meta`` JSON text (command, seed, figures).
 
-``fit``: per rounds-left bucket, ridge regression of the final score (``--label score``) or the
+``fit``: per rounds-left bucket, ridge regression of the final score (``--label score``), the
 final margin (``--label margin``: the row's terms minus its main rival's, that is the opponent
-the hand-written evaluation rates highest) on those terms, shrunk toward the hand-written
-weights (``--ridge``: the penalty on the squared distance to them, in rows; the intercept is
-free; ``--drop NAME`` leaves a feature out, to compare on the same rows). The score's weight
-stays 1 (points scored are part of the final score; fitted freely with ``--free-score`` it is
-confounded with the wall's terms). Whole games are held out for
+the hand-written evaluation rates highest) or the search's margin (``--label search``, on the
+rows that have one; validation still against the final margin) on those terms, shrunk toward
+the hand-written weights (``--ridge``: the penalty on the squared distance to them, in rows;
+the intercept is free; ``--drop NAME`` leaves a feature out, to compare on the same rows). The
+score's weight stays 1 (points scored are part of the final score; fitted freely with
+``--free-score`` it is confounded with the wall's terms). Whole games are held out for
 validation (``--validation``, by the seed). Printed, per bucket and overall: the validation
 RMSE of the final score and of the final margin, for the hand-written worth (fitted with a
 scale and offset per bucket) and for the fitted tables. ``--out`` writes the tables as JSON
@@ -53,11 +57,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import random
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +71,7 @@ import numpy as np
 import numpy.typing as npt
 
 from azul import new_game, play, result
-from azul.ai.bots import choose_move_with_stats
+from azul.ai.bots import LEVELS, choose_move_with_stats
 from azul.ai.evaluation import (
     BONUS_KINDS,
     BONUS_NEEDS,
@@ -103,16 +109,34 @@ def board_features(state: State, player: int) -> list[float]:
     return board_vector(state.boards[player], state.gray, player == starter)
 
 
-def play_game(task: tuple[int, int, int, str, int, tuple[str | None, ...]]) -> dict[str, Any]:
+def play_game(
+    task: tuple[int, int, int, str, int, tuple[str | None, ...], int, str | None],
+) -> dict[str, Any]:
     """One self-play game (``task``: seed, game number, players, variant, iterations a move,
     the fitted tables the players search with, None for the hand-written evaluation, taken in
-    turn by the seats: player ``p`` of game ``g`` takes the ``(g + p) % len(tables)``-th) and
-    its round-end rows: each board's features, bucket, hand-written worth, and final score and
-    margin; and each round end's state (``State.to_dict`` JSON, one per ``event``: features
-    that the rows do not hold can be computed from it later). Deterministic for the task."""
-    seed, game, players, variant, iterations, tables = task
-    choices = [None if t is None else Weights(fitted=load_round_end_tables(t)) for t in tables]
+    turn by the seats: player ``p`` of game ``g`` takes the ``(g + p) % len(tables)``-th; and
+    the label search's iterations, 0 for none, and tables) and its round-end rows: each board's
+    features, bucket, hand-written worth, and final score and margin; the search's label
+    (``search``, NaN without a label search: after the next deal, a search of that many
+    iterations by those tables, apart from the game's, expects the player to move first a final
+    margin; that player's row takes it, and in a 2-player game its rival's row the opposite, a
+    third player's row NaN); and each round end's state (``State.to_dict`` JSON, one per
+    ``event``: features that the rows do not hold can be computed from it later). Deterministic
+    for the task; the label search draws on its own random numbers, so the game is the same
+    with or without it."""
+    seed, game, players, variant, iterations, tables, label_iterations, label_tables = task
+    # The level's own weights, without the tables it may now play by: "none" stays the
+    # hand-written evaluation whatever strong plays the site's games by.
+    by_hand = LEVELS["strong"].weights
+    choices = [
+        by_hand if t is None else replace(by_hand, fitted=load_round_end_tables(t)) for t in tables
+    ]
     seat_weights = [choices[(game + p) % len(choices)] for p in range(players)]
+    label_weights = (
+        by_hand
+        if label_tables is None
+        else replace(by_hand, fitted=load_round_end_tables(label_tables))
+    )
     rng = random.Random(f"roundend:{seed}:{game}")
     state = new_game(players, variant, first_player=rng.randrange(players))
     rows: list[list[float]] = []
@@ -122,9 +146,11 @@ def play_game(task: tuple[int, int, int, str, int, tuple[str | None, ...]]) -> d
     round_of: list[int] = []
     event: list[int] = []
     states: list[str] = []
+    searched: list[float] = []
     ends = 0
     while state.phase != "over":
         if state.phase == "deal":
+            first_row = len(rows)
             if state.round >= 1:  # a round end the game goes on from: what a rollout judges
                 rounds = rounds_left(state)
                 values = worths(state, rounds, DEFAULT)
@@ -135,10 +161,27 @@ def play_game(task: tuple[int, int, int, str, int, tuple[str | None, ...]]) -> d
                     player_of.append(player)
                     round_of.append(state.round)
                     event.append(ends)
+                    searched.append(math.nan)
                 states.append(json.dumps(state.to_dict(), separators=(",", ":")))
                 ends += 1
             state = state.copy()
             apply_deal(state, [tally(f) for f in draw(state, rng)])
+            if label_iterations and len(rows) > first_row:
+                mover = state.to_move[0]
+                move, stats = choose_move_with_stats(
+                    state,
+                    mover,
+                    "strong",
+                    seed=random.Random(f"label:{seed}:{game}:{ends}").randrange(1 << 30),
+                    iterations=label_iterations,
+                    weights=label_weights,
+                )
+                expected = stats.margins.get(move, math.nan)
+                for row in range(first_row, len(rows)):
+                    if player_of[row] == mover:
+                        searched[row] = expected
+                    elif players == 2:
+                        searched[row] = -expected
             continue
         player = state.to_move[0]
         move, _ = choose_move_with_stats(
@@ -163,6 +206,7 @@ def play_game(task: tuple[int, int, int, str, int, tuple[str | None, ...]]) -> d
         "states": states,
         "final": [final[p] for p in player_of],
         "margin": [margins[p] for p in player_of],
+        "search": searched,
         "rounds": state.round,
         "scores": final,
     }
@@ -179,6 +223,8 @@ def generate(
     max_seconds: float | None = None,
     progress: bool = False,
     fitted: str | None = None,
+    label_iterations: int = 0,
+    label_tables: str | None = None,
 ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
     """Play ``games`` games (in ``jobs`` processes) and return (arrays, figures). Game ``i`` is
     the same whatever ``jobs`` and ``max_seconds`` (after which no further game is kept).
@@ -187,7 +233,11 @@ def generate(
     tables = tuple(
         None if t.strip().lower() == "none" else t.strip() for t in (fitted or "none").split(",")
     )
-    tasks = [(seed, game, players, variant, iterations, tables) for game in range(games)]
+    label = None if label_tables in (None, "none") else label_tables
+    tasks = [
+        (seed, game, players, variant, iterations, tables, label_iterations, label)
+        for game in range(games)
+    ]
     started = time.perf_counter()
     played: list[dict[str, Any]] = []
 
@@ -213,6 +263,8 @@ def generate(
         "seed": seed,
         "iterations": iterations,
         "fitted": fitted,
+        "label_iterations": label_iterations,
+        "label_tables": label,
         "rows": int(len(arrays["final"])),
         "features": list(FEATURES),
         "seconds": round(time.perf_counter() - started, 1),
@@ -229,11 +281,11 @@ def _stack(played: Sequence[dict[str, Any]]) -> dict[str, npt.NDArray[Any]]:
     """The games' rows as arrays; ``event`` (one round end of one game) made unique."""
     width = len(FEATURES)
     out: dict[str, list[Any]] = {k: [] for k in ("bucket", "hand", "player", "round", "final")}
-    out.update(features=[], margin=[], game=[], event=[], states=[])
+    out.update(features=[], margin=[], search=[], game=[], event=[], states=[])
     events = 0
     for one in played:
         out["states"].extend(one["states"])
-        for key in ("features", "bucket", "hand", "player", "round", "final", "margin"):
+        for key in ("features", "bucket", "hand", "player", "round", "final", "margin", "search"):
             out[key].extend(one[key])
         out["game"].extend([one["game"]] * len(one["bucket"]))
         out["event"].extend(events + e for e in one["event"])
@@ -246,6 +298,7 @@ def _stack(played: Sequence[dict[str, Any]]) -> dict[str, npt.NDArray[Any]]:
         "round": np.array(out["round"], dtype=np.int8),
         "final": np.array(out["final"], dtype=np.float64),
         "margin": np.array(out["margin"], dtype=np.float64),
+        "search": np.array(out["search"], dtype=np.float64),
         "game": np.array(out["game"], dtype=np.int32),
         "event": np.array(out["event"], dtype=np.int32),
         "states": np.array(out["states"], dtype=np.str_),
@@ -344,6 +397,8 @@ def fit(
     0), and a search would then not see a floor penalty. ``drop``: features left out (their
     column zeroed: their weight stays the hand's), to compare fits with and without them on
     the same rows."""
+    if label == "search" and not np.isfinite(data.get("search", np.array([]))).any():
+        raise SystemExit("--label search: the data has no search labels (play --label-iterations)")
     x, bucket, event = data["features"], data["bucket"].astype(int), data["event"]
     if drop:
         x = x.copy()
@@ -359,19 +414,21 @@ def fit(
     for b in BUCKETS:
         rows = np.isin(bucket, groups[b])
         train = rows & ~held
+        if label == "search":  # the rows a label search reached
+            train &= np.isfinite(data["search"])
         if train.sum() < len(FEATURES) + 1:
             continue
         prior = hand_weights(b)
         if label == "score":
             design, target = x[train], data["final"][train]
-        else:  # the margin: the row's terms against its rival's; the intercept cancels
-            design, target = x[train] - x[rival[train]], data["margin"][train]
+        else:  # a margin: the row's terms against its rival's; the intercept cancels
+            design, target = x[train] - x[rival[train]], data[label][train]
         if free_score:
             w, intercept = ridge_toward(design, target, prior, penalty)
         else:  # points scored are part of the final score: weight 1, fit what comes on top
             rest, intercept = ridge_toward(design[:, 1:], target - design[:, 0], prior[1:], penalty)
             w = np.concatenate([[1.0], rest])
-        if label == "margin":
+        if label != "score":
             intercept = 0.0
         mine = bucket == b
         fitted_worth[mine] = x[mine] @ w + intercept
@@ -452,9 +509,10 @@ def load(paths: Sequence[Path]) -> tuple[dict[str, npt.NDArray[Any]], list[dict[
             )
     data: dict[str, list[npt.NDArray[Any]]] = {}
     game_offset = event_offset = 0
+    shared = set.intersection(*(set(p.files) for p in parts)) - {"meta"}  # older files lack some
     for p in parts:
         for key in p.files:
-            if key == "meta":
+            if key not in shared:
                 continue
             values = p[key]
             if key == "game":
@@ -559,10 +617,20 @@ def main(argv: list[str] | None = None) -> int:
         help="the players search with these tables (default: the hand-written); several,"
         " comma-separated, are taken by the seats in turn (none: the hand-written)",
     )
+    play_parser.add_argument(
+        "--label-iterations",
+        type=int,
+        default=0,
+        help="after each round end's deal, a search of this many iterations labels the rows"
+        " with the margin it expects ('search'; default 0: no such label)",
+    )
+    play_parser.add_argument(
+        "--label-tables", help="the tables that label search judges by (default: the hand's)"
+    )
     play_parser.add_argument("--out", type=Path, required=True, help="the .npz file to write")
     fit_parser = commands.add_parser("fit", help="fit the tables, print validation figures")
     fit_parser.add_argument("data", type=Path, nargs="+", help="play .npz files")
-    fit_parser.add_argument("--label", choices=("score", "margin"), default="score")
+    fit_parser.add_argument("--label", choices=("score", "margin", "search"), default="score")
     fit_parser.add_argument("--ridge", type=float, default=30.0, help="shrinkage to the hand")
     fit_parser.add_argument("--merge", action="store_true", help="buckets 1-2 and 3-4 as one")
     fit_parser.add_argument("--free-score", action="store_true", help="fit the score's weight")
@@ -596,6 +664,8 @@ def main(argv: list[str] | None = None) -> int:
             max_seconds=args.max_seconds,
             progress=True,
             fitted=args.fitted,
+            label_iterations=args.label_iterations,
+            label_tables=args.label_tables,
         )
         figures["command"] = command
         args.out.parent.mkdir(parents=True, exist_ok=True)
