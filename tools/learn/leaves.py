@@ -25,7 +25,7 @@ import sys
 import time
 
 from azul import new_game, play, result
-from azul.ai.bots import LEVELS, choose_move_with_stats, level_weights
+from azul.ai.bots import LEVELS, choose_move_with_stats
 from azul.ai.evaluation import margin, worths
 from azul.ai.learned import LearnedEvaluator, load
 from azul.ai.policy import Knowledge, options, play_round
@@ -118,7 +118,7 @@ def play_game(
                 "strong",
                 seed=seed,
                 budget=budget,
-                weights=level_weights("strong", state, tables=False),  # the rollouts' strong
+                weights=LEVELS["strong"].weights,  # as the learned side: no tables
             )
             if state.phase == "take":
                 iterations["rollout"].append(stats.iterations)

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from azul import legal_moves, new_game, play, result
-from azul.ai.bots import choose_move_with_stats, level_weights
+from azul.ai.bots import LEVELS, choose_move_with_stats
 from azul.ai.evaluation import DEFAULT, margin, rounds_left, worths
 from azul.ai.features import feature_count, feature_rows
 from azul.mechanics import apply_deal, draw, tally
@@ -120,7 +120,7 @@ def play_game(
                     seed=move_seed,
                     iterations=SEATS[level],
                     # the level as the data was first played, whatever the level plays by now
-                    weights=level_weights(level, state, tables=False),
+                    weights=LEVELS[level].weights,
                 )
                 searched = stats.margins.get(move, math.nan) if stats.margins else math.nan
             data.search.extend(searched if view == player else math.nan for view in range(players))
