@@ -452,12 +452,20 @@ def evaluate_board(board: Board, rounds: int, gray: bool, weights: Weights = DEF
     return value
 
 
-def worths(state: State, rounds: int, weights: Weights) -> list[float]:
-    """Every player's worth where a rollout stopped: the final scores once the game is over."""
+MEMO_LIMIT = 10_000
+"""Most boards a search's ``memo`` keeps (:func:`fitted_worths`); past it, it starts again."""
+
+
+def worths(
+    state: State, rounds: int, weights: Weights, memo: dict[tuple[int, ...], Any] | None = None
+) -> list[float]:
+    """Every player's worth where a rollout stopped: the final scores once the game is over.
+    ``memo`` (a search's own dictionary) keeps what the fitted evaluation read of each board
+    (:func:`fitted_worths`)."""
     if state.phase == "over":
         return [float(b.score) for b in state.boards]
     if weights.fitted is not None:
-        return fitted_worths(state, weights.fitted)
+        return fitted_worths(state, weights.fitted, memo)
     gray = state.gray
     values = [evaluate_board(b, rounds, gray, weights) for b in state.boards]
     starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
@@ -600,13 +608,19 @@ def evaluate_board_fitted(board: Board, rounds: int, gray: bool, tables: RoundEn
     return value
 
 
-def fitted_worths(state: State, tables: RoundEndTables) -> list[float]:
+def fitted_worths(
+    state: State, tables: RoundEndTables, memo: dict[tuple[int, ...], Any] | None = None
+) -> list[float]:
     """Every player's worth where a rollout stopped by :class:`RoundEndTables`, for a game not
     over. The rounds left are the stopped position's own (:func:`rounds_left`), not the
     search root's estimate that :func:`worths` is given: the tables were fitted to positions
-    bucketed that way, and a rollout may have filled a row further than the root foresaw."""
+    bucketed that way, and a rollout may have filled a row further than the root foresaw.
+
+    ``memo``: a dictionary kept for one search, where the 2-player correction keeps each
+    board's terms times its weights (rollouts of one search end on the same boards again and
+    again: about three times in five over 3,000 iterations)."""
     if tables.residual is not None and state.players == 2:
-        return _corrected_worths(state, tables, tables.residual)
+        return _corrected_worths(state, tables, tables.residual, memo)
     rounds = rounds_left(state)
     gray = state.gray
     values = [evaluate_board_fitted(b, rounds, gray, tables) for b in state.boards]
@@ -616,19 +630,35 @@ def fitted_worths(state: State, tables: RoundEndTables) -> list[float]:
 
 
 def _corrected_worths(
-    state: State, tables: RoundEndTables, residual: MarginResidual
+    state: State,
+    tables: RoundEndTables,
+    residual: MarginResidual,
+    memo: dict[tuple[int, ...], Any] | None = None,
 ) -> list[float]:
     """:func:`fitted_worths` of a 2-player game with the tables' :class:`MarginResidual`: each
     board's terms are read once (:func:`board_vector`), for the tables and the network."""
     rounds = rounds_left(state)
     gray = state.gray
     starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
-    first, second = (board_vector(b, gray, p == starter) for p, b in enumerate(state.boards))
-    if residual.context:
-        first += context_terms(state, 0)
-        second += context_terms(state, 1)
-    # the network's first layer and the tables' sums in one product (RoundEndTables.corrected)
-    products = np.array((first, second)) @ tables.corrected
+    if residual.context or memo is None:
+        first, second = (board_vector(b, gray, p == starter) for p, b in enumerate(state.boards))
+        if residual.context:
+            first += context_terms(state, 0)
+            second += context_terms(state, 1)
+        # the network's first layer and the tables' sums in one product (RoundEndTables.corrected)
+        products = np.array((first, second)) @ tables.corrected
+    else:
+        rows = []
+        for p, b in enumerate(state.boards):
+            key = (b.filled, b.score, *b.line_color, *b.line_count, p == starter)
+            row = memo.get(key)
+            if row is None:
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                row = memo[key] = board_vector(b, gray, p == starter)
+            rows.append(row)
+        # one product of both (a row at a time would round differently: other moves, rarely)
+        products = np.array(rows) @ tables.corrected
     half = 0.5 * residual.from_products(products, rounds)
     base = tables.base[rounds]
     column = 2 * len(residual.bias) + rounds

@@ -5,12 +5,15 @@ worth (:func:`options`), and the cheap policy every player follows in a rollout
 A take's immediate worth is :func:`~.evaluation.placement_worths` of the pattern line it fills,
 with the line's :func:`~.evaluation.placement_gain`. A per-board table of each colour's pattern
 lines and their gains (:func:`_lines_table`, cached across the search by wall bitmask) makes a
-rollout decision cheap: each (colour, count, marker) is judged once, with uniform noise.
+rollout decision cheap: each (colour, count, marker) is judged once, with uniform noise. Both
+the table and those judgements are kept across the search for each board they were made on
+(with the floor line's length for the judgements): about 15% more iterations a second.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from azul.mechanics import take
 from azul.notation import CENTER, FLOOR, Take
@@ -29,12 +32,35 @@ from .evaluation import (
 
 _PEN = FLOOR_PENALTY_TOTAL
 
+LinesTable = list[list[tuple[int, int, float]]]
+"""Per colour, (line, room, completion gain) of every pattern line that takes it."""
+
+CACHE_LIMIT = 10_000
+"""Most boards each of a search's caches keeps (:class:`Knowledge`): past it one is emptied
+and starts again. A second's search meets a few thousand boards, and a master's or the
+analysis's long one tens of thousands: unbounded, their caches would take hundreds of MB."""
+
 
 class Knowledge:
     """Per-search constants and caches: the weights, the wall, the rounds left and the bonus
-    potential they give, the rollout's noise, and the completion gains found so far."""
+    potential they give, the rollout's noise, the completion gains found so far, and what was
+    worked out of each board met (its pattern lines' table, each take's best line on it, the
+    evaluation's terms of it: ``memo``), kept because the same boards recur in many rollouts.
+    All are pure functions of what they are keyed by, so they change no move (tested with the
+    caches emptied every few boards)."""
 
-    __slots__ = ("weights", "gray", "rounds", "potential", "partial", "noise", "gains")
+    __slots__ = (
+        "weights",
+        "gray",
+        "rounds",
+        "potential",
+        "partial",
+        "noise",
+        "gains",
+        "tables",
+        "tops",
+        "memo",
+    )
 
     def __init__(self, state: State, weights: Weights) -> None:
         self.weights = weights
@@ -44,6 +70,9 @@ class Knowledge:
         self.partial = weights.partial_line if self.rounds else 0.0
         self.noise = weights.noise
         self.gains: dict[object, float] = {}
+        self.tables: dict[tuple[int, ...], LinesTable] = {}
+        self.tops: dict[tuple[int, ...], tuple[dict[int, tuple[float, int]], LinesTable]] = {}
+        self.memo: dict[tuple[int, ...], Any] = {}  # the evaluation's (evaluation.worths)
 
 
 def _colored_gain(know: Knowledge, filled: int, line: int, color: int) -> float:
@@ -94,10 +123,35 @@ def _gray_gain(know: Knowledge, board: Board, line: int, color: int) -> tuple[fl
     return best, where
 
 
-def _lines_table(know: Knowledge, board: Board) -> list[list[tuple[int, int, float]]]:
-    """For each colour, (line, room, completion gain) of every pattern line that takes it."""
+def _board_key(know: Knowledge, board: Board) -> tuple[int, ...]:
+    """What :func:`_lines_table` of ``board`` depends on (the gray wall's masks as well: its
+    colours may go in more than one column)."""
+    if know.gray:
+        return (
+            board.filled,
+            *board.row_mask,
+            *board.col_mask,
+            *board.line_color,
+            *board.line_count,
+        )
+    return (board.filled, *board.line_color, *board.line_count)
+
+
+def _lines_table(know: Knowledge, board: Board) -> LinesTable:
+    """For each colour, (line, room, completion gain) of every pattern line that takes it
+    (cached across the search: the same boards recur in many rollouts)."""
+    key = _board_key(know, board)
+    table = know.tables.get(key)
+    if table is None:
+        if len(know.tables) >= CACHE_LIMIT:
+            know.tables.clear()
+        table = know.tables[key] = _build_lines_table(know, board)
+    return table
+
+
+def _build_lines_table(know: Knowledge, board: Board) -> LinesTable:
     line_color, line_count, row_mask = board.line_color, board.line_count, board.row_mask
-    table: list[list[tuple[int, int, float]]] = [[], [], [], [], []]
+    table: LinesTable = [[], [], [], [], []]
     gains = know.gains
     if know.gray:
         for line in range(5):
@@ -164,8 +218,26 @@ def _policy_take(know: Knowledge, state: State, rng: random.Random) -> None:
     additions): this loop is where the search spends most of its time."""
     player = state.current
     board = state.boards[player]
-    table = _lines_table(know, board)
     floor = len(board.floor)
+    # each (colour, count, marker)'s best line and worth on this board with this floor, kept
+    # across the search: the same boards recur in many rollouts
+    if know.gray:
+        key = (
+            board.filled,
+            *board.row_mask,
+            *board.col_mask,
+            *board.line_color,
+            *board.line_count,
+            floor,
+        )
+    else:
+        key = (board.filled, *board.line_color, *board.line_count, floor)
+    cached = know.tops.get(key)
+    if cached is None:
+        if len(know.tops) >= CACHE_LIMIT:
+            know.tops.clear()
+        cached = know.tops[key] = ({}, _lines_table(know, board))
+    seen, table = cached
     base = _PEN[floor]
     partial = know.partial
     marker = 1 if state.marker_holder < 0 else 0
@@ -174,17 +246,19 @@ def _policy_take(know: Knowledge, state: State, rng: random.Random) -> None:
     best = -1e9
     choice_source = choice_color = 0
     choice_line = FLOOR
-    seen: dict[int, tuple[float, int]] = {}
     source = -1
     for counts in (state.center, *state.factories):
         source += 1
         with_marker = marker if source == 0 else 0
-        for color in range(5):
-            count = counts[color]
+        if not any(counts):
+            continue
+        color = -1
+        for count in counts:
+            color += 1
             if not count:
                 continue
-            key = (color * 32 + count) * 2 + with_marker
-            top = seen.get(key)
+            offer = (color * 32 + count) * 2 + with_marker
+            top = seen.get(offer)
             if top is None:
                 top_value, top_line = -1e9, FLOOR
                 for line, room, gain in table[color]:
@@ -201,7 +275,7 @@ def _policy_take(know: Knowledge, state: State, rng: random.Random) -> None:
                 if top_line == FLOOR:
                     after = floor + count + with_marker
                     top_value = base - _PEN[after if after < FLOOR_SIZE else FLOOR_SIZE]
-                top = seen[key] = (top_value, top_line)
+                top = seen[offer] = (top_value, top_line)
             value = top[0] + noise * rand()
             if value > best:
                 best = value

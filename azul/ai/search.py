@@ -134,7 +134,7 @@ def _iterate(
         apply_deal(state, [tally(f) for f in draw(state, rng)])
         play_round(know, state, rng)
         rounds = max(0, rounds - 1)
-    values = worths(state, rounds, know.weights)
+    values = worths(state, rounds, know.weights, know.memo)
     reward = rewards_of(state, values, know.weights, root.player, rounds)
     margins[path[0][1]] += margin(values, root.player)
     for node, i in path:

@@ -25,7 +25,7 @@ from azul import (
     replay,
     result,
 )
-from azul.tiling import row_still_possible
+from azul.tiling import _possible_by_counting, plainly_possible, row_still_possible
 
 from .builders import count_tiles, random_step, snapshot
 
@@ -97,6 +97,23 @@ def test_random_games_keep_every_invariant_and_end(game):
         or sum(state.to_dict()["bag"].values()) == 0
         or not row_still_possible(state)
     )
+
+
+@GAMES
+@given(games)
+def test_the_quick_row_test_never_keeps_a_game_going_that_counting_would_end(game):
+    """``plainly_possible`` answers most round ends at once; wherever it says a row can still
+    be completed, counting every tile must say so too (else a game would go on past its end)."""
+    players, variant, seed = game
+    rng = random.Random(seed)
+    state = new_game(players, variant, seed % players)
+    quick = 0
+    while state.phase != "over":
+        if plainly_possible(state):
+            quick += 1
+            assert _possible_by_counting(state)
+        _, state = random_step(state, rng)
+    assert quick or variant == "gray"  # a full bag is plainly enough on the colored wall
 
 
 @GAMES

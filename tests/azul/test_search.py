@@ -71,6 +71,39 @@ def test_a_seed_and_an_iteration_count_give_the_same_move_and_values(level):
     assert stats_a.iterations == stats_b.iterations == 150
 
 
+@pytest.mark.parametrize(
+    ("players", "variant", "level"),
+    [
+        (2, "colored", "strong"),
+        (2, "colored", "master"),
+        (2, "gray", "strong"),
+        (3, "colored", "strong"),
+    ],
+)
+def test_the_searchs_caches_change_no_move_or_value(monkeypatch, players, variant, level):
+    """The search keeps what it worked out of each board (the rollout's best lines, the fitted
+    evaluation's terms) across its rollouts; emptied after every few boards, it must search
+    exactly as with them kept."""
+    from azul.ai import evaluation, policy
+
+    state = next(
+        s
+        for s in (random_position(7, players, variant, n) for n in range(14, 40))
+        if s.phase == "take"
+    )
+
+    def run():
+        return choose_move_with_stats(state, state.current, level, seed=3, iterations=400)
+
+    kept = run()
+    monkeypatch.setattr(policy, "CACHE_LIMIT", 3)
+    monkeypatch.setattr(evaluation, "MEMO_LIMIT", 3)
+    emptied = run()
+    assert emptied[0] == kept[0]
+    assert emptied[1].values == kept[1].values
+    assert emptied[1].margins == kept[1].margins
+
+
 @pytest.mark.parametrize(("players", "variant"), [(2, "colored"), (4, "gray")])
 @pytest.mark.parametrize("budget", [0.02, 0.15])
 def test_the_time_budget_is_used_and_respected(players, variant, budget):
