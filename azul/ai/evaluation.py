@@ -452,12 +452,15 @@ def evaluate_board(board: Board, rounds: int, gray: bool, weights: Weights = DEF
     return value
 
 
+BoardMemo = dict[tuple[int, ...], list[float]]
+"""A search's record of each board's :func:`board_vector` (:func:`fitted_worths`' ``memo``)."""
+
 MEMO_LIMIT = 10_000
 """Most boards a search's ``memo`` keeps (:func:`fitted_worths`); past it, it starts again."""
 
 
 def worths(
-    state: State, rounds: int, weights: Weights, memo: dict[tuple[int, ...], Any] | None = None
+    state: State, rounds: int, weights: Weights, memo: BoardMemo | None = None
 ) -> list[float]:
     """Every player's worth where a rollout stopped: the final scores once the game is over.
     ``memo`` (a search's own dictionary) keeps what the fitted evaluation read of each board
@@ -609,7 +612,7 @@ def evaluate_board_fitted(board: Board, rounds: int, gray: bool, tables: RoundEn
 
 
 def fitted_worths(
-    state: State, tables: RoundEndTables, memo: dict[tuple[int, ...], Any] | None = None
+    state: State, tables: RoundEndTables, memo: BoardMemo | None = None
 ) -> list[float]:
     """Every player's worth where a rollout stopped by :class:`RoundEndTables`, for a game not
     over. The rounds left are the stopped position's own (:func:`rounds_left`), not the
@@ -617,7 +620,7 @@ def fitted_worths(
     bucketed that way, and a rollout may have filled a row further than the root foresaw.
 
     ``memo``: a dictionary kept for one search, where the 2-player correction keeps each
-    board's terms times its weights (rollouts of one search end on the same boards again and
+    board's terms (rollouts of one search end on the same boards again and
     again: about three times in five over 3,000 iterations)."""
     if tables.residual is not None and state.players == 2:
         return _corrected_worths(state, tables, tables.residual, memo)
@@ -633,36 +636,37 @@ def _corrected_worths(
     state: State,
     tables: RoundEndTables,
     residual: MarginResidual,
-    memo: dict[tuple[int, ...], Any] | None = None,
+    memo: BoardMemo | None = None,
 ) -> list[float]:
     """:func:`fitted_worths` of a 2-player game with the tables' :class:`MarginResidual`: each
     board's terms are read once (:func:`board_vector`), for the tables and the network."""
     rounds = rounds_left(state)
     gray = state.gray
     starter = state.marker_holder if state.marker_holder >= 0 else state.first_player
-    if residual.context or memo is None:
-        first, second = (board_vector(b, gray, p == starter) for p, b in enumerate(state.boards))
-        if residual.context:
-            first += context_terms(state, 0)
-            second += context_terms(state, 1)
-        # the network's first layer and the tables' sums in one product (RoundEndTables.corrected)
-        products = np.array((first, second)) @ tables.corrected
-    else:
-        rows = []
-        for p, b in enumerate(state.boards):
-            key = (b.filled, b.score, *b.line_color, *b.line_count, p == starter)
-            row = memo.get(key)
-            if row is None:
-                if len(memo) >= MEMO_LIMIT:
-                    memo.clear()
-                row = memo[key] = board_vector(b, gray, p == starter)
-            rows.append(row)
-        # one product of both (a row at a time would round differently: other moves, rarely)
-        products = np.array(rows) @ tables.corrected
+    first, second = (_board_terms(b, gray, p == starter, memo) for p, b in enumerate(state.boards))
+    if residual.context:  # new lists: a memo's stay the board's own terms
+        first = first + context_terms(state, 0)
+        second = second + context_terms(state, 1)
+    # the network's first layer and the tables' sums in one product (RoundEndTables.corrected;
+    # both rows at once: a row at a time would round differently, and rarely move differently)
+    products = np.array((first, second)) @ tables.corrected
     half = 0.5 * residual.from_products(products, rounds)
     base = tables.base[rounds]
     column = 2 * len(residual.bias) + rounds
     return [base + float(products[0, column]) + half, base + float(products[1, column]) - half]
+
+
+def _board_terms(board: Board, gray: bool, starts: bool, memo: BoardMemo | None) -> list[float]:
+    """:func:`board_vector`, from ``memo`` where the search has read this board before."""
+    if memo is None:
+        return board_vector(board, gray, starts)
+    key = (board.filled, board.score, *board.line_color, *board.line_count, starts)
+    terms = memo.get(key)
+    if terms is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        terms = memo[key] = board_vector(board, gray, starts)
+    return terms
 
 
 def context_terms(state: State, player: int) -> list[float]:

@@ -13,7 +13,6 @@ the table and those judgements are kept across the search for each board they we
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from azul.mechanics import take
 from azul.notation import CENTER, FLOOR, Take
@@ -23,6 +22,7 @@ from azul.tiling import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, free_columns, plac
 from .evaluation import (
     COLOR_CELLS,
     COLUMN_CELLS,
+    BoardMemo,
     Weights,
     placement_gain,
     placement_worths,
@@ -72,7 +72,7 @@ class Knowledge:
         self.gains: dict[object, float] = {}
         self.tables: dict[tuple[int, ...], LinesTable] = {}
         self.tops: dict[tuple[int, ...], tuple[dict[int, tuple[float, int]], LinesTable]] = {}
-        self.memo: dict[tuple[int, ...], Any] = {}  # the evaluation's (evaluation.worths)
+        self.memo: BoardMemo = {}  # the evaluation's (evaluation.worths)
 
 
 def _colored_gain(know: Knowledge, filled: int, line: int, color: int) -> float:
@@ -221,17 +221,7 @@ def _policy_take(know: Knowledge, state: State, rng: random.Random) -> None:
     floor = len(board.floor)
     # each (colour, count, marker)'s best line and worth on this board with this floor, kept
     # across the search: the same boards recur in many rollouts
-    if know.gray:
-        key = (
-            board.filled,
-            *board.row_mask,
-            *board.col_mask,
-            *board.line_color,
-            *board.line_count,
-            floor,
-        )
-    else:
-        key = (board.filled, *board.line_color, *board.line_count, floor)
+    key = (*_board_key(know, board), floor)
     cached = know.tops.get(key)
     if cached is None:
         if len(know.tops) >= CACHE_LIMIT:
