@@ -49,7 +49,7 @@ def test_the_two_player_colored_game_ships_the_corrected_tables_with_their_searc
     tables = shipped_tables(2, "colored")
     assert tables is not None and tables.source == "roundend-2p-residual.json"
     assert tables.residual is not None
-    assert dict(tables.search) == {"win_spread": 10.0}
+    assert dict(tables.search) == {"own_weight": 1.0, "win_spread": 6.0}
     plain = load_round_end_tables(str(bots.WEIGHTS_DIR / "roundend-2p.json"))
     assert tables.vectors == plain.vectors  # the same tables, with a correction on top
     assert plain.search == ()
@@ -102,13 +102,14 @@ def test_the_arena_can_play_a_level_without_its_tables():
 
 @pytest.mark.parametrize("level", ["strong", "master"])
 def test_strong_and_master_play_two_player_colored_games_by_the_corrected_tables(level):
-    """BOTS.md, "The levels play by it": 74.8% for strong and 66.2% for master against their
-    hand-written selves at equal CPU, in 2-player colored games; every other game as before."""
+    """BOTS.md, "The levels play by it" and "The search's knobs for the tables": strong and
+    master against their hand-written selves in 2-player colored games, with the shipped file's
+    knobs (own_weight 1.0, win_spread 6); every other game as before."""
     own = LEVELS[level].weights
     played = level_weights(level, opening(2))
     assert played.fitted is shipped_tables(2, "colored")
-    assert played == dataclasses.replace(own, fitted=played.fitted, win_spread=10.0)
-    assert own.win_spread == 0.0 and own.fitted is None
+    assert played == dataclasses.replace(own, fitted=played.fitted, win_spread=6.0, own_weight=1.0)
+    assert own.win_spread == 0.0 and own.fitted is None and own.own_weight == 1.5
     for players, variant in [(2, "gray"), (3, "colored"), (4, "gray")]:
         assert level_weights(level, opening(players, variant)) == own
 

@@ -174,8 +174,8 @@ CANDIDATE = "azul/ai/weights/roundend-2p-residual.json"
 
 
 def test_the_shipped_candidate_loads_with_its_figures_and_ranks_a_blunder_below_the_move():
-    """The correction kept in the repository for the next steps of #36 (no level plays it yet):
-    it says how it was made and what it measured, it loads over the shipped tables, and the
+    """The correction strong and master play 2-player colored games by (bots.SHIPPED): it
+    says how it was made and what it measured, it loads over the shipped tables, and the
     post-game judge with it puts five blues on the floor well below the empty line 5 that takes
     them (the mid-round position of test_judge: 9 points at stake by the rules)."""
     from azul import CENTER, FLOOR, Take
