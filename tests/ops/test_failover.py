@@ -19,6 +19,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -125,11 +126,14 @@ def fail_over() -> float:
 
 def requests_until(url: str, backends: int, since: float | None = None) -> list[int]:
     """The statuses of requests to `url` until `backends` server connections (opened after
-    `since`) exist: every worker has served one of them."""
+    `since`) exist: every worker has served one of them. The requests go `backends` at once:
+    one after another, the worker that has just answered may take every next one (it is back
+    at the listening socket first), and another worker would never be asked."""
     statuses: list[int] = []
-    while server_backends(since) < backends:
-        assert len(statuses) < 200, statuses
-        statuses.append(fetch(url)[0])
+    with ThreadPoolExecutor(max_workers=backends) as pool:
+        while server_backends(since) < backends:
+            assert len(statuses) < 200, statuses
+            statuses += [status for status, _, _ in pool.map(fetch, [url] * backends)]
     return statuses
 
 
