@@ -12,7 +12,11 @@ Each position is judged as the analysis page does (:func:`azul.ai.judge.judge_po
 loss rounded to a tenth of a point) with the page's budget, then again with ``--factor`` times
 that budget and another seed: the reference. Printed: the mean and 90th percentile of the
 absolute difference between the page's loss and the reference's (points), the mean of each, how
-often both pick the same best move, and the rank agreement of the losses (Spearman).
+often both pick the same best move, and the rank agreement of the losses (Spearman). With
+``--repeats K`` each position is judged K times with the page's budget, each time with its own
+seed, against the same reference: the page search's own luck moves the mean distance by about
+a tenth of a point from one seed to the next (``tools/BOTS.md``), as much as the changes it is
+meant to measure.
 
 The budget is a number of search iterations (``--iterations``, deterministic and the same on a
 busy machine) or seconds (``--seconds``, as the page runs it: ``ANALYSIS_SECONDS_PER_GAME``
@@ -23,7 +27,8 @@ shared among the game's positions, at most ``ANALYSIS_MAX_SECONDS_PER_MOVE``).
 ``--evaluation hand`` with the default hand-written evaluation; ``--evaluation shipped`` with
 the round-end tables shipped for each position's kind of game (``azul/ai/weights``, and the
 search knobs they are played with), where some ship, as ``strong`` plays them: the same
-positions, before and after.
+positions, before and after; ``--evaluation tables`` with those tables without their margin's
+correction (the round-end tables alone), on the page's own weights.
 """
 
 from __future__ import annotations
@@ -33,10 +38,10 @@ import math
 import random
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from azul import legal_moves, new_game, play
-from azul.ai.bots import choose_move, level_weights
+from azul.ai.bots import choose_move, level_weights, shipped_tables
 from azul.ai.evaluation import DEFAULT, Weights
 from azul.ai.judge import PLAYED_SHARE, analysis_weights, judge_position
 from azul.mechanics import apply_deal, draw, tally
@@ -50,6 +55,9 @@ GAMES = [
     (["medium", "greedy", "medium"], "colored"),
 ]
 """The games' seats and walls, in turn (seat levels of ``azul.ai.bots.LEVELS``)."""
+
+REPEAT_SEED_STEP = 100_003
+"""How far apart the page's seeds lie for ``--repeats`` (clear of the positions' own seeds)."""
 
 
 @dataclass(frozen=True)
@@ -132,10 +140,17 @@ def judge(
     factor: int,
     share: float = PLAYED_SHARE,
     weights: Weights | None = None,
-) -> Judged:
-    start = time.perf_counter()
-    page, page_best = loss(position, seed, iterations, seconds, share, weights)
-    took = time.perf_counter() - start
+    repeats: int = 1,
+) -> list[Judged]:
+    """``position`` judged with the page's budget ``repeats`` times (the first with ``seed``,
+    the others with seeds of their own), each against one reference judged with ``factor``
+    times the budget."""
+    pages = []
+    for repeat in range(repeats):
+        start = time.perf_counter()
+        page_seed = seed + REPEAT_SEED_STEP * repeat
+        page, page_best = loss(position, page_seed, iterations, seconds, share, weights)
+        pages.append((page, page_best, time.perf_counter() - start))
     reference, reference_best = loss(
         position,
         seed + 1,
@@ -144,7 +159,10 @@ def judge(
         share,
         weights,
     )
-    return Judged(position, page, reference, page_best == reference_best, took)
+    return [
+        Judged(position, page, reference, best == reference_best, took)
+        for page, best, took in pages
+    ]
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -193,12 +211,28 @@ def report(results: list[Judged], budget: str, factor: int) -> str:
     return "\n".join(lines)
 
 
+def report_repeats(runs: list[list[Judged]]) -> str:
+    """The page's distance from the reference with each of its seeds (``--repeats``): how much
+    of the figure is the page search's own luck."""
+    means = [statistics.mean(abs(r.page - r.reference) for r in run) for run in runs]
+    same = [sum(r.same_best for r in run) for run in runs]
+    return (
+        f"over {len(runs)} page seeds: |page - reference| mean {statistics.mean(means):.2f}"
+        f" points (each seed: {', '.join(f'{m:.2f}' for m in means)});"
+        f" same best move {statistics.mean(same):.1f} of {len(runs[0])} on average"
+    )
+
+
 def evaluation(name: str, state: State) -> Weights:
     """The search weights ``--evaluation name`` judges ``state`` with."""
     if name == "hand":
         return DEFAULT
     if name == "shipped":
         return level_weights("strong", state, tables=True)
+    if name == "tables":
+        shipped = shipped_tables(state.players, state.variant)
+        if shipped is not None:
+            return replace(analysis_weights(state), fitted=replace(shipped, residual=None))
     return analysis_weights(state)
 
 
@@ -220,10 +254,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--evaluation",
-        choices=("level", "hand", "shipped"),
+        choices=("level", "hand", "shipped", "tables"),
         default="level",
-        help="the page's search weights (level), the hand-written evaluation (hand) or the"
-        " shipped round-end tables (shipped)",
+        help="the page's search weights (level), the hand-written evaluation (hand), the"
+        " shipped round-end tables as strong plays them (shipped) or those tables without"
+        " their margin's correction, on the page's weights (tables)",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        help="judge each position this many times with the page's budget, each with its own"
+        " seed, against the same reference (the first run's figures are printed as with 1)",
     )
     parser.add_argument("--verbose", action="store_true", help="one line per position")
     args = parser.parse_args(argv)
@@ -234,11 +276,13 @@ def main(argv: list[str] | None = None) -> int:
     budget += f", at least {args.played_share:.0%} of them on the move played"
     budget += f", evaluation: {args.evaluation}"
 
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
     chosen = positions(args.positions, args.seed)
-    results = []
+    runs: list[list[Judged]] = [[] for _ in range(args.repeats)]
     for n, position in enumerate(chosen):
         weights = evaluation(args.evaluation, position.state)
-        judged = judge(
+        judgements = judge(
             position,
             args.seed * 1000 + n,
             iterations,
@@ -246,15 +290,20 @@ def main(argv: list[str] | None = None) -> int:
             args.factor,
             args.played_share,
             weights,
+            args.repeats,
         )
-        results.append(judged)
+        for run, one in zip(runs, judgements, strict=True):
+            run.append(one)
+        judged = judgements[0]
         if args.verbose:
             print(
                 f"{position.label}: played {position.played}: page {judged.page:.1f},"
                 f" reference {judged.reference:.1f}{'' if judged.same_best else ' (other best)'}",
                 flush=True,
             )
-    print(report(results, budget, args.factor))
+    print(report(runs[0], budget, args.factor))
+    if args.repeats > 1:
+        print(report_repeats(runs))
     return 0
 
 
