@@ -230,10 +230,25 @@ def evaluation(name: str, state: State) -> Weights:
     if name == "shipped":
         return level_weights("strong", state, tables=True)
     if name == "tables":
-        shipped = shipped_tables(state.players, state.variant)
-        if shipped is not None:
-            return replace(analysis_weights(state), fitted=replace(shipped, residual=None))
+        return _tables_alone(state)
     return analysis_weights(state)
+
+
+def _tables_alone(state: State) -> Weights:
+    """The page's weights with the shipped round-end tables for ``state``'s kind of game but
+    without their margin's correction (the page's own where none ship): one object per kind of
+    game, as :func:`azul.ai.bots.level_weights` keeps, so that its cached terms are built once."""
+    key = (state.players, state.variant)
+    if key not in _TABLES_ALONE:
+        shipped = shipped_tables(*key)
+        page = analysis_weights(state)
+        _TABLES_ALONE[key] = (
+            page if shipped is None else replace(page, fitted=replace(shipped, residual=None))
+        )
+    return _TABLES_ALONE[key]
+
+
+_TABLES_ALONE: dict[tuple[int, str], Weights] = {}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -93,15 +93,14 @@ def main(argv: list[str] | None = None) -> int:
             for i, (p, j) in enumerate(zip(pool_positions, judged, strict=True))
             if any(best != p.played for best, _ in j.values())
         ][: args.positions]
-        jobs = [
-            (p, move, 1000 * i + s, args.playout_level)
+        keys = [
+            (i, move, s)
             for i, p, j in chosen
             for move in sorted({p.played, *(best for best, _ in j.values())})
             for s in range(args.pairs)
         ]
-        margins = dict(
-            zip(((p.label, m, s) for p, m, s, _ in jobs), pool.map(playout, jobs), strict=True)
-        )
+        jobs = [(pool_positions[i], move, 1000 * i + s, args.playout_level) for i, move, s in keys]
+        margins = dict(zip(keys, pool.map(playout, jobs), strict=True))
 
     print(
         f"{len(chosen)} positions (2 players, colored wall) where a judge at {args.iterations}"
@@ -111,15 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in JUDGES:
         errors, said, seen = [], [], []
         for i, p, j in chosen:
-            best, loss = j[name]
-            costs = [
-                margins[(p.label, best, 1000 * i + s)] - margins[(p.label, p.played, 1000 * i + s)]
-                for s in range(args.pairs)
-            ]
+            best, claimed = j[name]
+            costs = [margins[(i, best, s)] - margins[(i, p.played, s)] for s in range(args.pairs)]
             spreads.append(statistics.stdev(costs) / args.pairs**0.5)
             cost = statistics.mean(costs)
-            errors.append(abs(loss - cost))
-            said.append(loss)
+            errors.append(abs(claimed - cost))
+            said.append(claimed)
             seen.append(cost)
         print(
             f"{name}: mean |claim - playouts| {statistics.mean(errors):.2f} points; mean claim"
