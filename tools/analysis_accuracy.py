@@ -16,7 +16,9 @@ often both pick the same best move, and the rank agreement of the losses (Spearm
 ``--repeats K`` each position is judged K times with the page's budget, each time with its own
 seed, against the same reference: the page search's own luck moves the mean distance by about
 a tenth of a point from one seed to the next (``tools/BOTS.md``), as much as the changes it is
-meant to measure.
+meant to measure. With ``--references M`` each is also judged against M references, each with
+its own seed, and each seed's distance is its mean over them: one reference's own luck moves
+the figure about as much.
 
 The budget is a number of search iterations (``--iterations``, deterministic and the same on a
 busy machine) or seconds (``--seconds``, as the page runs it: ``ANALYSIS_SECONDS_PER_GAME``
@@ -141,27 +143,33 @@ def judge(
     share: float = PLAYED_SHARE,
     weights: Weights | None = None,
     repeats: int = 1,
+    references_count: int = 1,
 ) -> list[Judged]:
     """``position`` judged with the page's budget ``repeats`` times (the first with ``seed``,
-    the others with seeds of their own), each against one reference judged with ``factor``
-    times the budget."""
+    the others with seeds of their own), each against ``references_count`` references judged with
+    ``factor`` times the budget (each with a seed of its own): one :class:`Judged` per page
+    seed and reference, page seed first."""
     pages = []
     for repeat in range(repeats):
         start = time.perf_counter()
         page_seed = seed + REPEAT_SEED_STEP * repeat
         page, page_best = loss(position, page_seed, iterations, seconds, share, weights)
         pages.append((page, page_best, time.perf_counter() - start))
-    reference, reference_best = loss(
-        position,
-        seed + 1,
-        None if iterations is None else iterations * factor,
-        None if seconds is None else seconds * factor,
-        share,
-        weights,
-    )
+    references = [
+        loss(
+            position,
+            seed + 1 + REPEAT_SEED_STEP * k,
+            None if iterations is None else iterations * factor,
+            None if seconds is None else seconds * factor,
+            share,
+            weights,
+        )
+        for k in range(references_count)
+    ]
     return [
         Judged(position, page, reference, best == reference_best, took)
         for page, best, took in pages
+        for reference, reference_best in references
     ]
 
 
@@ -211,13 +219,19 @@ def report(results: list[Judged], budget: str, factor: int) -> str:
     return "\n".join(lines)
 
 
-def report_repeats(runs: list[list[Judged]]) -> str:
-    """The page's distance from the reference with each of its seeds (``--repeats``): how much
-    of the figure is the page search's own luck."""
-    means = [statistics.mean(abs(r.page - r.reference) for r in run) for run in runs]
-    same = [sum(r.same_best for r in run) for run in runs]
+def report_repeats(runs: list[list[Judged]], references: int = 1) -> str:
+    """The page's distance from the reference with each of its seeds (``--repeats``; with
+    ``--references``, each seed's figure is its mean over the references): how much of the
+    figure is the page search's own luck."""
+    seeds = [runs[k : k + references] for k in range(0, len(runs), references)]
+    means = [
+        statistics.mean(abs(r.page - r.reference) for run in seed for r in run) for seed in seeds
+    ]
+    same = [statistics.mean(sum(r.same_best for r in run) for run in seed) for seed in seeds]
+    against = f" x {references} references" if references > 1 else ""
     return (
-        f"over {len(runs)} page seeds: |page - reference| mean {statistics.mean(means):.2f}"
+        f"over {len(seeds)} page seeds{against}: |page - reference| mean"
+        f" {statistics.mean(means):.2f}"
         f" points (each seed: {', '.join(f'{m:.2f}' for m in means)});"
         f" same best move {statistics.mean(same):.1f} of {len(runs[0])} on average"
     )
@@ -280,7 +294,14 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=1,
         help="judge each position this many times with the page's budget, each with its own"
-        " seed, against the same reference (the first run's figures are printed as with 1)",
+        " seed, against the same references (the first run's figures are printed as with 1)",
+    )
+    parser.add_argument(
+        "--references",
+        type=int,
+        default=1,
+        help="judge each position against this many references, each with its own seed (the"
+        " distance is averaged over them: one reference's luck moves it by a tenth of a point)",
     )
     parser.add_argument("--verbose", action="store_true", help="one line per position")
     args = parser.parse_args(argv)
@@ -291,10 +312,10 @@ def main(argv: list[str] | None = None) -> int:
     budget += f", at least {args.played_share:.0%} of them on the move played"
     budget += f", evaluation: {args.evaluation}"
 
-    if args.repeats < 1:
-        parser.error("--repeats must be at least 1")
+    if args.repeats < 1 or args.references < 1:
+        parser.error("--repeats and --references must be at least 1")
     chosen = positions(args.positions, args.seed)
-    runs: list[list[Judged]] = [[] for _ in range(args.repeats)]
+    runs: list[list[Judged]] = [[] for _ in range(args.repeats * args.references)]
     for n, position in enumerate(chosen):
         weights = evaluation(args.evaluation, position.state)
         judgements = judge(
@@ -306,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
             args.played_share,
             weights,
             args.repeats,
+            args.references,
         )
         for run, one in zip(runs, judgements, strict=True):
             run.append(one)
@@ -317,8 +339,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     print(report(runs[0], budget, args.factor))
-    if args.repeats > 1:
-        print(report_repeats(runs))
+    if len(runs) > 1:
+        print(report_repeats(runs, args.references))
     return 0
 
 

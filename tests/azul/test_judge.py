@@ -154,8 +154,9 @@ def test_the_move_played_gets_its_share_of_the_search():
 
 
 def test_the_accuracy_tool_judges_each_position_again_with_other_seeds(capsys):
-    """``tools.analysis_accuracy --repeats``: the first page run is the one a single run makes
-    (its figures print the same), and each further seed's distance is reported."""
+    """``tools.analysis_accuracy --repeats`` (and ``--references``): the first page run against
+    the first reference is the one a single run makes (its figures print the same), and each
+    further seed's distance is reported."""
     from tools.analysis_accuracy import main
 
     small = ["--positions", "4", "--iterations", "60", "--factor", "2"]
@@ -169,6 +170,15 @@ def test_the_accuracy_tool_judges_each_position_again_with_other_seeds(capsys):
     assert len(each) == 3 and each[0] == single[1].split("mean ")[1].split(" points")[0]
     with pytest.raises(SystemExit):
         main([*small, "--repeats", "0"])
+    # Against several references (each its own seed) each seed's figure is its mean over them;
+    # the first page seed against the first reference is the single run.
+    assert main([*small, "--repeats", "3", "--references", "2"]) == 0
+    against = capsys.readouterr().out.splitlines()
+    assert against[1:4] == single[1:4]
+    [line] = [line for line in against if line.startswith("over 3 page seeds x 2 references:")]
+    assert len(line.split("each seed: ")[1].split(")")[0].split(", ")) == 3
+    with pytest.raises(SystemExit):
+        main([*small, "--references", "0"])
 
 
 def test_the_calibration_tool_plays_a_blunder_out_to_the_points_at_stake():
