@@ -59,7 +59,8 @@ GAMES = [
 """The games' seats and walls, in turn (seat levels of ``azul.ai.bots.LEVELS``)."""
 
 REPEAT_SEED_STEP = 100_003
-"""How far apart the page's seeds lie for ``--repeats`` (clear of the positions' own seeds)."""
+"""How far apart the page's seeds lie for ``--repeats``, and the references' for
+``--references`` (clear of the positions' own seeds)."""
 
 
 @dataclass(frozen=True)
@@ -143,10 +144,10 @@ def judge(
     share: float = PLAYED_SHARE,
     weights: Weights | None = None,
     repeats: int = 1,
-    references_count: int = 1,
+    references: int = 1,
 ) -> list[Judged]:
     """``position`` judged with the page's budget ``repeats`` times (the first with ``seed``,
-    the others with seeds of their own), each against ``references_count`` references judged with
+    the others with seeds of their own), each against ``references`` references judged with
     ``factor`` times the budget (each with a seed of its own): one :class:`Judged` per page
     seed and reference, page seed first."""
     pages = []
@@ -155,7 +156,7 @@ def judge(
         page_seed = seed + REPEAT_SEED_STEP * repeat
         page, page_best = loss(position, page_seed, iterations, seconds, share, weights)
         pages.append((page, page_best, time.perf_counter() - start))
-    references = [
+    against = [
         loss(
             position,
             seed + 1 + REPEAT_SEED_STEP * k,
@@ -164,12 +165,12 @@ def judge(
             share,
             weights,
         )
-        for k in range(references_count)
+        for k in range(references)
     ]
     return [
         Judged(position, page, reference, best == reference_best, took)
         for page, best, took in pages
-        for reference, reference_best in references
+        for reference, reference_best in against
     ]
 
 
