@@ -13,6 +13,7 @@ from games.models import LogEntry
 from tests.games.api.test_gray_tiling import play_to_tiling
 from tests.support.browser import board_of, set_confirm, signed_in
 from tests.support.play import waiting_for
+from tests.support.workers import wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -217,6 +218,9 @@ def test_the_page_says_when_live_updates_stop_and_when_they_resume(
     notice = page.locator("#live-notice")
     assert notice.inner_text() == ""
 
+    # The page's first wait has reached the server (on a loaded machine it may not have yet,
+    # and waking nobody would leave the page waiting its full 50 s, unblocked).
+    wait_for(lambda: live.watch.waiting >= 1, 10, lambda: "the page never waited for updates")
     # The network blocked: nothing the page asks for its updates is answered.
     for pattern in ("**/live/**", "**/board/**"):
         page.route(pattern, lambda route: route.abort("internetdisconnected"))
