@@ -55,7 +55,7 @@ urlpatterns = [
     path("jsi18n/", i18n.javascript_catalog, name="javascript-catalog"),
     path("accounts/", include("allauth.urls")),
     path("", include((accounts_pages, accounts_urls.app_name))),
-    path("", include("games.web.urls")),
+    path("", include("games.urls")),
     path("", include("ratings.urls")),
     path("", include("analysis.urls")),
     path("", include("chat.urls")),

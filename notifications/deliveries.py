@@ -32,8 +32,8 @@ from django.utils.module_loading import import_string
 from core.reconnect import write_with_reconnect
 from core.tasks import send
 from notifications import seen, selectors
+from notifications.backoff import retry_delay
 from notifications.models import (
-    CHANNEL_CHOICES_DEFAULT,
     Channel,
     ChannelChoice,
     ChannelDelivery,
@@ -87,12 +87,6 @@ SENT = Outcome(sent=True)
 # -- choices -------------------------------------------------------------------------------------
 
 
-def channel_choices(*, user_id: Any, channel: str) -> list[str]:
-    """The CHANNEL_CHOICES names the player has go to `channel` (push or webhook)."""
-    row = ChannelChoice.objects.filter(user_id=user_id, channel=channel).first()
-    return list(row.choices) if row is not None else list(CHANNEL_CHOICES_DEFAULT)
-
-
 def channel_choices_set(*, user_id: Any, channel: str, choices: list[str]) -> None:
     """Store the player's choices for `channel` (the settings page, the API, a turn-off link)."""
     ChannelChoice.objects.update_or_create(
@@ -114,7 +108,7 @@ def deliveries_create(notification: Notification) -> list[int]:
     user_id = notification.recipient_id
     now = timezone.now()
     rows = []
-    if choice in channel_choices(user_id=user_id, channel=Channel.PUSH):
+    if choice in selectors.channel_choices(user_id=user_id, channel=Channel.PUSH):
         rows += [
             ChannelDelivery(
                 notification=notification,
@@ -124,7 +118,7 @@ def deliveries_create(notification: Notification) -> list[int]:
             )
             for pk in PushSubscription.objects.filter(user_id=user_id).values_list("pk", flat=True)
         ]
-    if choice in channel_choices(user_id=user_id, channel=Channel.WEBHOOK):
+    if choice in selectors.channel_choices(user_id=user_id, channel=Channel.WEBHOOK):
         rows += [
             ChannelDelivery(
                 notification=notification, channel=Channel.WEBHOOK, webhook_id=pk, send_after=now
@@ -217,7 +211,7 @@ def _not_to_send(delivery: ChannelDelivery) -> str:
         return "The webhook was removed or turned off."
     if not notification.recipient.is_active:
         return "The player's account is inactive."
-    if choice_of_kind(notification.kind) not in channel_choices(
+    if choice_of_kind(notification.kind) not in selectors.channel_choices(
         user_id=notification.recipient_id, channel=delivery.channel
     ):
         return "The player turned this kind off for this channel."
@@ -234,8 +228,6 @@ def _not_to_send(delivery: ChannelDelivery) -> str:
 
 
 def _record_failure(delivery: ChannelDelivery, outcome: Outcome) -> None:
-    from notifications.sending import retry_delay
-
     error = outcome.error[:ERROR_MAX_LENGTH]
     mine = ChannelDelivery.objects.filter(pk=delivery.pk, status=Status.PENDING)
     about = {"game_id": str(delivery.notification.game_id)}

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.errors import ServiceError
-from notifications import deliveries, outbound
+from notifications import deliveries, outbound, selectors
 from notifications.models import CHANNEL_CHOICES, Channel, PushSubscription
 from notifications.push import offered as push_offered
 
@@ -240,7 +240,7 @@ def subscriptions_of(*, user_id: Any) -> list[PushSubscription]:
 def all_choices(*, user_id: Any) -> dict[str, list[str]]:
     """{"push": [...], "webhook": [...]}: what goes to each channel, in CHANNEL_CHOICES' order."""
     chosen = {
-        channel: set(deliveries.channel_choices(user_id=user_id, channel=channel))
+        channel: set(selectors.channel_choices(user_id=user_id, channel=channel))
         for channel in CHOICE_CHANNELS
     }
     return {

@@ -12,7 +12,9 @@ from accounts.models import Delivery, Profile
 from games.models import Game, LogEntry, Seat
 from games.selectors import seats_to_move
 from notifications.models import (
+    CHANNEL_CHOICES_DEFAULT,
     PREFERENCE_FIELDS,
+    ChannelChoice,
     Notification,
     PushSubscription,
     Webhook,
@@ -163,13 +165,17 @@ def invitation_emailed_since(*, notification: Notification, since: datetime.date
     )
 
 
+def channel_choices(*, user_id: Any, channel: str) -> list[str]:
+    """The CHANNEL_CHOICES names the player has go to `channel` (push or webhook)."""
+    row = ChannelChoice.objects.filter(user_id=user_id, channel=channel).first()
+    return list(row.choices) if row is not None else list(CHANNEL_CHOICES_DEFAULT)
+
+
 def unsubscribed_from(*, player: Any, kind: str, channel: str = "email") -> bool:
     """Whether `player` gets no email (or push notice, or webhook call: `channel`) of `kind`
     already (what the unsubscribe link would do is done): the digest turned off, or the kind's
     choice on the settings page set to never, or left out of the channel's."""
     if channel != "email":
-        from notifications.deliveries import channel_choices
-
         return choice_of_kind(kind) not in channel_choices(user_id=player.pk, channel=channel)
     profile = player.profile
     if kind == Notification.Kind.DIGEST:
@@ -182,8 +188,6 @@ def channels_of(*, user_id: Any) -> dict[str, Any]:
     """The player's push devices, webhooks and the kinds each channel takes, for their data
     download (`azul_site.player_data`): names, addresses and states, not the devices' keys nor
     the webhooks' signing secrets."""
-    from notifications.deliveries import channel_choices  # deliveries reads this module
-
     return {
         "channel_choices": {
             channel: channel_choices(user_id=user_id, channel=channel)

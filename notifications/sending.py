@@ -22,6 +22,7 @@ from accounts.models import Delivery
 from core import metrics
 from core.reconnect import write_with_reconnect
 from notifications import deliveries, emails, seen, selectors
+from notifications.backoff import retry_delay
 from notifications.models import PREFERENCE_FIELDS, Notification
 
 logger = logging.getLogger(__name__)
@@ -32,8 +33,6 @@ Status = Notification.Status
 # How long a sender owns a claimed row: well over the SMTP timeout (EMAIL_TIMEOUT), so that a
 # slow send is never claimed again while it is still going.
 CLAIM = timedelta(minutes=5)
-RETRY_FIRST = timedelta(minutes=1)
-RETRY_LONGEST = timedelta(hours=2)
 ERROR_MAX_LENGTH = 2000
 # At most one invitation email from one player to another in this time, whatever the games: the
 # others still show on the site (home page, "My games").
@@ -202,11 +201,6 @@ def _address_for(notification: Notification) -> tuple[str | None, str]:
     if address is None:
         return None, "The player has no verified email address."
     return address, ""
-
-
-def retry_delay(attempts: int) -> timedelta:
-    """How long to wait after the `attempts`-th failed attempt: 1, 2, 4, ... minutes."""
-    return min(RETRY_FIRST * 2 ** max(attempts - 1, 0), RETRY_LONGEST)
 
 
 def _record_failure(notification: Notification, exc: Exception) -> None:

@@ -306,7 +306,7 @@ def unsubscribe(*, user_id: Any, kind: str, channel: str = Channel.EMAIL) -> Non
     if channel != Channel.EMAIL:
         choice = choice_of_kind(kind)
         with transaction.atomic():
-            choices = deliveries.channel_choices(user_id=user_id, channel=channel)
+            choices = selectors.channel_choices(user_id=user_id, channel=channel)
             deliveries.channel_choices_set(
                 user_id=user_id, channel=channel, choices=[c for c in choices if c != choice]
             )

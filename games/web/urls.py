@@ -1,11 +1,8 @@
-"""The games' pages (`games:...`)."""
+"""The games' pages (`games:...`, named in `games.urls` with the live wait beside them)."""
 
 from django.urls import path
 
-from games.live import views as live_views
 from games.web import actions, board, calendar, next_game, notes, pages
-
-app_name = "games"
 
 urlpatterns = [
     path("lobby/", pages.lobby, name="lobby"),
@@ -16,8 +13,6 @@ urlpatterns = [
     path("games/next/", next_game.next_game_redirect, name="next"),
     path("games/<uuid:game_id>/", board.game_detail, name="detail"),
     path("games/<uuid:game_id>/board/", board.game_board, name="board"),
-    # Waits for the game to change (games.live): served by the live process in production.
-    path("games/<uuid:game_id>/live/", live_views.game_changes, name="live"),
     path("games/<uuid:game_id>/join/", actions.game_join, name="join"),
     path("games/<uuid:game_id>/invitation/", actions.invitation_respond, name="invitation"),
     path("games/<uuid:game_id>/cancel/", actions.game_cancel, name="cancel"),

@@ -18,7 +18,7 @@ import pytest
 import time_machine
 
 from games import effects
-from notifications import deliveries, services, tasks, tokens
+from notifications import deliveries, selectors, services, tasks, tokens
 from notifications.deliveries import Outcome
 from notifications.models import ChannelDelivery, Notification, PushSubscription, Webhook
 from tests.support.play import waiting_for
@@ -231,8 +231,8 @@ def test_the_turn_off_link_of_a_push_turns_off_that_kind_on_that_channel_only(
     assert page.status_code == 200
     client.post(path)
 
-    assert "your_turn" not in deliveries.channel_choices(user_id=alice.pk, channel="push")
-    assert "your_turn" in deliveries.channel_choices(user_id=alice.pk, channel="webhook")
+    assert "your_turn" not in selectors.channel_choices(user_id=alice.pk, channel="push")
+    assert "your_turn" in selectors.channel_choices(user_id=alice.pk, channel="webhook")
     alice.profile.refresh_from_db()
     assert alice.profile.email_your_turn == "immediate"
 
