@@ -1,4 +1,5 @@
-"""Reads for notifications: which games wait for a player, and who is due a digest."""
+"""Reads for notifications: which games wait for a player, who is due a digest, and which kinds
+each channel beside the email takes."""
 
 from __future__ import annotations
 
