@@ -36,7 +36,7 @@ def test_the_levels_are_the_games_and_the_engines():
 
 # Steps measured under the 70% goal, each with where it stands (tools/BOTS.md): master
 # against the strong that plays 2-player colored games by the fitted tables and the search's
-# knobs won 59.8% [52.8, 66.3] of 200 games (#36 is open for it).
+# knobs won 59.8% [52.8, 66.3] of 200 games (#36 is blocked on it: BOTS.md says why).
 BELOW_THE_GOAL = {("master", "strong")}
 
 
