@@ -328,7 +328,9 @@ def sweep_once() -> Run:
     part_seconds: dict[str, float] = {}
     current = ["sweep"]
 
-    def fake_send(task: str, args: list, countdown: float | None = None) -> bool:
+    def fake_send(
+        task: str, args: list, countdown: float | None = None, queue: str | None = None
+    ) -> bool:
         sent[task] += 1
         return True
 
