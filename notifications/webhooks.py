@@ -299,15 +299,16 @@ def _enqueue_email(notification_id: int) -> None:
 
 
 def url_hint(url: str) -> str:
-    """The webhook's URL as the site shows it: scheme, host and the path's last 4 characters
-    (the rest is the secret that lets anyone post to it)."""
+    """The webhook's URL as the site shows it: scheme, host and port as stored, and the path's
+    last 4 characters (the rest is the secret that lets anyone post to it)."""
     from urllib.parse import urlsplit
 
     try:
         parts = urlsplit(url)
-        host = parts.hostname or ""
     except ValueError:
         return "…"
+    # The host as typed, with its port (a user name or password never gets this far: refused).
+    host = parts.netloc.rpartition("@")[2]
     tail = (parts.path + ("?" + parts.query if parts.query else "")).rstrip("/")
     return (
         f"{parts.scheme}://{host}/…{tail[-4:]}" if len(tail) > 4 else f"{parts.scheme}://{host}/…"

@@ -563,7 +563,7 @@ def test_the_api_creates_lists_and_deletes(alice, api_client_for, sink):
     )
     assert made.status_code == 201
     body = made.json()
-    assert body["url_hint"] == "http://127.0.0.1/…abcd"
+    assert body["url_hint"] == f"http://127.0.0.1:{sink.port}/…abcd"
     assert "url" not in body
     assert len(body["secret"]) >= 32
     listed = client.get("/api/webhooks/").json()
@@ -679,3 +679,15 @@ def test_the_email_whose_task_was_lost_is_sent_by_the_sweep(
         services.sweep()
         services.sweep()
     assert len(sent("webhook_disabled", to=alice)) == 1
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://example.com:8443/hook", "https://example.com:8443/…hook"),
+        ("https://Example.com/api/webhooks/1/secret-tail", "https://Example.com/…tail"),
+        ("https://[2001:db8::1]:8443/x", "https://[2001:db8::1]:8443/…"),
+    ],
+)
+def test_the_address_shown_keeps_the_host_and_port_as_stored(url, shown):
+    assert webhooks.url_hint(url) == shown
