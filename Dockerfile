@@ -1,6 +1,10 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
+# The locked versions, hashes checked (`make lock` writes them), in a layer of their own; then
+# the site itself, which adds nothing to them (`pip check` fails if pyproject.toml asks for more).
+COPY requirements/lock.txt requirements/lock.txt
+RUN pip install --no-cache-dir --require-hashes -r requirements/lock.txt
 COPY pyproject.toml README.md ./
 COPY azul azul
 COPY core core
@@ -9,8 +13,9 @@ COPY games games
 COPY notifications notifications
 COPY ratings ratings
 COPY analysis analysis
+COPY chat chat
 COPY azul_site azul_site
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir --no-deps . && pip check
 COPY . .
 # The production storage (DEBUG=0) writes the manifest that every page looks its static files up
 # in; without it the image answers every page with a 500. The key only lets the production

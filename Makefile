@@ -1,5 +1,5 @@
 # The index of commands. Every target sets up .venv itself (re-installing only when
-# pyproject.toml changed), so `make run` and `make test` work on a fresh machine.
+# pyproject.toml or the lock changed), so `make run` and `make test` work on a fresh machine.
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -16,18 +16,37 @@ CELERY_ARGS ?= --loglevel=INFO
 
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The versions and hashes every install takes (`make lock` writes them from pyproject.toml):
+# the site's own in LOCK, the site's and the dev extra's in DEV_LOCK, at the same versions.
+LOCK := requirements/lock.txt
+DEV_LOCK := requirements/dev-lock.txt
+UPGRADE ?=
 
-.PHONY: venv run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live bench-reach abuse soak worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
+.PHONY: venv lock run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live bench-reach abuse soak worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# The locked versions (hashes checked), then the site itself without resolving anything more;
+# `pip check` fails when pyproject.toml asks for what the lock lacks (then run `make lock`).
+$(STAMP): pyproject.toml $(DEV_LOCK) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(DEV_LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip check
 	touch $@
 
 venv: $(STAMP)
+
+# Re-solve the locks from pyproject.toml, keeping every locked version that still fits;
+# UPGRADE=1 takes the newest versions allowed. For every platform and Python >= 3.11. uv comes
+# with the dev extra (or is installed here when the venv predates it).
+LOCK_ARGS = --universal --python-version 3.11 --generate-hashes --quiet \
+	--custom-compile-command 'make lock' $(if $(UPGRADE),--upgrade)
+lock: | $(BIN)/python  ## Update requirements/ (the locked versions) from pyproject.toml; UPGRADE=1 for the newest
+	test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra dev $(LOCK_ARGS) -o $(DEV_LOCK)
+	$(BIN)/uv pip compile pyproject.toml -c $(DEV_LOCK) $(LOCK_ARGS) -o $(LOCK)
 
 run: venv  ## Development server on SQLite with tasks run in-process (unless the env says otherwise)
 	$(BIN)/python manage.py migrate --noinput
