@@ -479,7 +479,8 @@ REST_FRAMEWORK = {
         # once, and again when its subscription changes.
         "push_subscribe": env.str("THROTTLE_PUSH_SUBSCRIBE", default="30/hour"),
     },
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Every operation's refusals by authentication, permission and throttle (core/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "core.schema.ApiSchema",
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is
     # {"detail": ...} (see core/api.py).
     "DEFAULT_PARSER_CLASSES": ["core.parsers.LimitedJSONParser"],

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -23,6 +22,7 @@ from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
 from core.api import ErrorSerializer, PageNumbers, page_parameters, validated_input
+from core.schema import ApiSchema
 from games import live, selectors, services
 from games.api.base import ERRORS, GameApiBase
 from games.filters import HISTORY_PARAMS, RESULT_CHOICES, GameHistoryFilter
@@ -80,7 +80,7 @@ class HistoryOrSignedIn(permissions.BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
 
-class HistoryOrSignedInSchema(AutoSchema):
+class HistoryOrSignedInSchema(ApiSchema):
     """The schema's word for `HistoryOrSignedIn`, which drf-spectacular cannot read: reading
     needs no sign-in (the history), creating does."""
 

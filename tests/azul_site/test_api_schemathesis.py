@@ -84,6 +84,16 @@ def seed_games(alice, bob, carol, dave) -> dict[str, str]:
 
 
 PLAYERS = ["bob", "carol", "dave", "alice"]
+# The anonymous run's checks: what the schema promises of every answer, whoever asks (the
+# checks of valid input taken and of authentication are for a signed-in client).
+ANONYMOUS_CHECKS = ",".join(
+    [
+        "not_a_server_error",
+        "status_code_conformance",
+        "content_type_conformance",
+        "response_schema_conformance",
+    ]
+)
 # Text that reached PostgreSQL as a 500 before (issue #30): the NUL run sends it as names.
 HOSTILE = ["\x00", "carol\x00", "a\x00b"]
 
@@ -92,9 +102,9 @@ def toml_list(items) -> str:
     return "[" + ", ".join(json.dumps(item) for item in items) + "]"  # JSON strings are TOML's
 
 
-def config_with(games: dict[str, str], names: dict[str, str]) -> str:
+def config_with(games: dict[str, str], names: dict[str, str], *, anonymous: bool = False) -> str:
     """schemathesis.toml, with the real games' ids in paths and `names` (parameter -> the
-    dictionary of names it takes) wherever a name goes."""
+    dictionary of names it takes) wherever a name goes; `anonymous`, without its token."""
     bindings = {
         "path.game_id": ("games", 0.9),
         # Seat positions are strings in the path (a 404 when not a number).
@@ -105,7 +115,11 @@ def config_with(games: dict[str, str], names: dict[str, str]) -> str:
         f'"{parameter}" = {{ dictionary = "{dictionary}", probability = {probability} }}'
         for parameter, (dictionary, probability) in bindings.items()
     )
-    return (ROOT / "schemathesis.toml").read_text() + (
+    config = (ROOT / "schemathesis.toml").read_text()
+    if anonymous:
+        config = re.sub(r"(?m)^headers = .*\n", "", config)
+        assert "Authorization" not in config
+    return config + (
         "\n# The test's data (tests/azul_site/test_api_schemathesis.py).\n"
         f"[dictionaries.games]\nvalues = {toml_list(games.values())}\n"
         f"[dictionaries.positions]\nvalues = {toml_list(['0', '1', '2', '3'])}\n"
@@ -252,5 +266,23 @@ def test_the_api_answers_as_its_schema_says(site, tmp_path, alice, bob, carol, d
         *("--generation-allow-x00", "true", "--max-examples", "10"),
     )
     assert run.returncode == 0, summary(run, nul_seconds, server_log)
-    cases = re.findall(r"(\d+) generated", first.stdout + run.stdout)
-    print(f"schemathesis: {seconds:.0f} s, then {nul_seconds:.0f} s with NULs; cases: {cases}")
+
+    # With no token, as a client that has not signed in: every answer (401s mostly) is one the
+    # schema lists for that operation, in the error body it describes.
+    anonymous, anonymous_seconds = schemathesis(
+        url,
+        key,
+        config_with(games, names, anonymous=True),
+        tmp_path,
+        *("--checks", ANONYMOUS_CHECKS, "--max-examples", "5"),
+    )
+    assert anonymous.returncode == 0, summary(anonymous, anonymous_seconds, server_log)
+    tested = re.search(r"Selected: (\d+)/(\d+)\s+Tested: (\d+)", anonymous.stdout)
+    assert tested and len(set(tested.groups())) == 1, summary(
+        anonymous, anonymous_seconds, server_log
+    )
+    cases = re.findall(r"(\d+) generated", first.stdout + run.stdout + anonymous.stdout)
+    print(
+        f"schemathesis: {seconds:.0f} s, then {nul_seconds:.0f} s with NULs,"
+        f" {anonymous_seconds:.0f} s anonymous; cases: {cases}"
+    )
