@@ -54,7 +54,22 @@ class PlayerAnalysisSerializer(serializers.Serializer):
     name = serializers.CharField()
     is_viewer = serializers.BooleanField()
     total_loss = serializers.FloatField(help_text="The judged moves' losses added up, in points.")
-    best_found = serializers.IntegerField()
+    average_loss = serializers.FloatField(
+        allow_null=True,
+        help_text="The judged moves' average loss, in points per move (null: no move judged).",
+    )
+    close_to_best = serializers.IntegerField(
+        help_text="Judged moves that lost at most one point against the best move found."
+    )
+    close_to_best_percent = serializers.IntegerField(
+        allow_null=True,
+        min_value=0,
+        max_value=100,
+        help_text="`close_to_best` as a share of the judged moves, in percent (null: none judged).",
+    )
+    best_found = serializers.IntegerField(
+        help_text="Judged moves that were the computer's choice, or lost nothing against it."
+    )
     judged_count = serializers.IntegerField(help_text="The player's moves judged.")
     by_server_count = serializers.IntegerField(help_text="Moves the server made for the player.")
     moves = JudgedMoveSerializer(many=True)

@@ -18,6 +18,11 @@ from games.presenters.names import seat_names
 COSTLIEST = 3
 """How many of a player's costliest moves are marked and shown on their position's board."""
 
+CLOSE_TO_BEST = 1.0
+"""A move that lost at most this many points against the best move found counts as close to
+it: the search's own spread between near-equal moves is about this wide, so a player reads the
+share of such moves as how often they played as well as the computer could tell."""
+
 PANEL_CACHE_SECONDS = 60
 """How long a finished game's analysis panel is kept, as rendered for a viewer's seat and
 language (`analysis.panels`, `panel_cache_key`). Every write of an analysis drops it
@@ -81,12 +86,19 @@ def _player_moves(moves: list[dict[str, Any]], position: int) -> dict[str, Any]:
             move.update(best=None, loss=None, rollouts=None)
         move["costly"] = move["ply"] in costliest
         move["best_played"] = not move["by_server"] and move["played"] == move["best"]
+    # A sum of losses grows with the length of the game and alarms even a winner: the page
+    # shows the average per move and the share of moves close to the best instead (issue #58).
+    total_loss = sum(m["loss"] for m in judged)
+    close = sum(1 for m in judged if m["loss"] <= CLOSE_TO_BEST)
     return {
         "moves": mine,
         "judged_count": len(judged),
         "by_server_count": len(mine) - len(judged),
         "costliest": [m for m in mine if m["costly"]],
-        "total_loss": round(sum(m["loss"] for m in judged), 1),
+        "total_loss": round(total_loss, 1),
+        "average_loss": round(total_loss / len(judged), 1) if judged else None,
+        "close_to_best": close,
+        "close_to_best_percent": round(100 * close / len(judged)) if judged else None,
         "best_found": sum(1 for m in judged if m["best_played"] or m["loss"] == 0),
     }
 

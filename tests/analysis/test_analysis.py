@@ -241,6 +241,21 @@ def test_the_page_gives_losses_in_points_and_says_what_they_mean(
     for player in view["players"]:
         losses = [m["loss"] for m in player["moves"]]
         assert player["total_loss"] == pytest.approx(round(sum(losses), 1))
+        # What the page shows instead of the sum (issue #58): the average loss per move and
+        # the share of moves within a point of the best.
+        assert player["average_loss"] == pytest.approx(round(sum(losses) / len(losses), 1))
+        close = len([loss for loss in losses if loss <= 1.0])
+        assert player["close_to_best"] == close
+        assert player["close_to_best_percent"] == round(100 * close / len(losses))
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(url).content.decode()
+    mine = next(p for p in view["players"] if p["is_viewer"])
+    assert "points lost in all" not in page
+    assert (
+        f"{mine['close_to_best']} of {mine['judged_count']} moves within a point of the best"
+        f" ({mine['close_to_best_percent']}%)"
+    ) in page
+    assert f"Average loss: <strong>{mine['average_loss']}</strong> points per move" in page
 
 
 def test_moves_the_server_made_are_listed_as_its_own_without_a_loss(
