@@ -10,7 +10,8 @@ page) is normalised to Unicode NFKC with its runs of spaces made one, then refus
   whose last is a top-level domain: `evil.com`, not `St.Louis`) or `@`;
 - is confusable with another player's username or display name: the two have the same
   skeleton (UTS #39, from the Unicode confusables table that `confusable_homoglyphs` ships,
-  letter case ignored), so a Cyrillic "о" in "bob" is "bob". A player may keep their own name.
+  letter case ignored), so a Cyrillic "о" in "bob" is "bob" and "rnodern" is "modern". A player
+  may keep their own name.
   Each account's skeletons are stored (`accounts.confusables`), so this is one indexed query.
 
 The admin is exempt (it edits the models directly). Names already in the database are kept as

@@ -1,27 +1,15 @@
 from django.db import migrations, models
 
-from accounts.confusables import skeleton
-
-BATCH = 2000
+from accounts.confusables import skeletons_store
 
 
 def fill_skeletons(apps, schema_editor):
-    """Every existing username's and display name's skeleton, as `save()` sets them from now on
-    (in batches, so a large table is not read into memory at once)."""
+    """Every existing username's and display name's skeleton, as `save()` sets them from now on."""
     for model, name_field, skeleton_field in (
         (apps.get_model("accounts", "User"), "username", "username_skeleton"),
         (apps.get_model("accounts", "Profile"), "display_name", "display_name_skeleton"),
     ):
-        # The user's manager joins the profile; nothing here needs it.
-        rows = model.objects.select_related(None).only("pk", name_field).order_by("pk")
-        batch = []
-        for row in rows.iterator(chunk_size=BATCH):
-            setattr(row, skeleton_field, skeleton(getattr(row, name_field)))
-            batch.append(row)
-            if len(batch) == BATCH:
-                model.objects.bulk_update(batch, [skeleton_field])
-                batch = []
-        model.objects.bulk_update(batch, [skeleton_field])
+        skeletons_store(model.objects.all(), name_field=name_field, skeleton_field=skeleton_field)
 
 
 class Migration(migrations.Migration):

@@ -1,7 +1,8 @@
 """Confusable names are found against every account by one indexed query (#28): each account's
 username and display-name skeletons are stored, kept up to date on every path that saves a name
 (sign-up, the settings page, the admin, the services), and filled for the accounts that existed
-before by the migration."""
+before by the migration. Look-alikes of several letters count ("rn" for "m", #66), and a second
+migration made the stored skeletons again for them."""
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -9,17 +10,21 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts import name_rules, services
 from accounts.confusables import skeleton
 from accounts.models import Profile, User
 from tests.accounts.test_name_rules import errors_of, save_display_name, sign_up
+from tests.support.factories import client_for
 
 pytestmark = pytest.mark.django_db
 
 CYRILLIC_E = "\u0435"
 BEFORE = [("accounts", "0009_blocks")]
 AFTER = [("accounts", "0010_name_skeletons")]
+BEFORE_RECOMPUTE = [("accounts", "0016_theme_and_next_game")]
+AFTER_RECOMPUTE = [("accounts", "0017_recompute_name_skeletons")]
 
 
 def many_players(count: int) -> None:
@@ -32,6 +37,41 @@ def many_players(count: int) -> None:
 def skeletons(user: User) -> tuple[str, str]:
     user = User.objects.get(pk=user.pk)
     return user.username_skeleton, user.profile.display_name_skeleton
+
+
+@pytest.mark.parametrize(
+    "name, lookalike",
+    [
+        ("m", "rn"),
+        ("modern", "rnodern"),
+        ("modern", "modem"),
+        ("Modern", "RNODERN"),
+        ("w", "vv"),
+        ("Dawn", "Davvn"),
+        ("W", "VV"),
+        ("d", "cl"),
+        ("daire", "cIaire"),  # a capital I for the l
+        ("ⅿ", "rn"),  # a Roman numeral one thousand, which the table maps to "rn"
+    ],
+)
+def test_look_alikes_of_several_letters_have_one_skeleton(name, lookalike):
+    assert skeleton(name) == skeleton(lookalike)
+
+
+@pytest.mark.parametrize("name, other", [("rn", "n"), ("rn", "nn"), ("vv", "v"), ("cl", "c")])
+def test_other_letters_keep_their_skeletons_apart(name, other):
+    assert skeleton(name) != skeleton(other)
+
+
+def test_a_username_of_several_look_alike_letters_is_refused(client, make_user):
+    make_user("modern")
+    make_user("dawn")
+
+    for lookalike in ("rnodern", "davvn"):
+        response = sign_up(client, lookalike)
+        message = errors_of(response, "username")
+        assert "looks too much like the username of another player" in message
+    assert not User.objects.filter(email="eve@example.com").exists()
 
 
 def test_a_confusable_of_one_account_among_many_is_refused(make_user, client):
@@ -198,6 +238,55 @@ def test_the_migration_fills_the_skeletons_of_existing_accounts():
         assert skeletons(User.objects.get(username="carol")) == (skeleton("carol"), "")
         with pytest.raises(ValidationError, match="display name of another player"):
             name_rules.check_not_confusable("TILE MASTER")
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_skeletons_stored_before_look_alikes_of_several_letters_are_made_again():
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_RECOMPUTE)
+    try:
+        old = executor.loader.project_state(BEFORE_RECOMPUTE).apps
+        OldUser = old.get_model("accounts", "User")
+        OldProfile = old.get_model("accounts", "Profile")
+        # Skeletons as they were stored before: "rn" and "m", "vv" and "w" apart.
+        modern = OldUser.objects.create(username="modern", username_skeleton="modern")
+        OldProfile.objects.create(user=modern, display_name="Dawn", display_name_skeleton="dawn")
+        rnodern = OldUser.objects.create(username="rnodern", username_skeleton="rnodern")
+        OldProfile.objects.create(user=rnodern, display_name="Davvn", display_name_skeleton="davvn")
+        # A deleted account: its name "darn" is gone, its old skeleton kept.
+        gone = OldUser.objects.create(
+            username="~deleted-0", username_skeleton="darn", deleted_at=timezone.now()
+        )
+        OldProfile.objects.create(user=gone)
+
+        executor = MigrationExecutor(connection)
+        executor.migrate(AFTER_RECOMPUTE)
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+        # The two accounts now look alike: both stay, with the same skeletons.
+        assert (
+            skeletons(User.objects.get(username="modern"))
+            == skeletons(User.objects.get(username="rnodern"))
+            == (skeleton("modern"), skeleton("dawn"))
+        )
+        assert User.objects.get(pk=gone.pk).username_skeleton == skeleton("darn")
+        # Each keeps and re-saves their own display name...
+        for username, display_name in (("modern", "Dawn"), ("rnodern", "Davvn")):
+            response = save_display_name(
+                client_for(User.objects.get(username=username)), display_name
+            )
+            assert response.status_code == 302, username
+        # ...and a new name like theirs, or like the deleted one's, is refused.
+        with pytest.raises(ValidationError, match="username of another player"):
+            name_rules.check_not_confusable("MODERN")
+        with pytest.raises(ValidationError, match="display name of another player"):
+            name_rules.check_not_confusable("dawn")
+        with pytest.raises(ValidationError, match="username of another player"):
+            name_rules.check_not_confusable("clarn")
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
