@@ -3,10 +3,12 @@ when a DSN is set.
 
 What leaves the site: the error, its stack (code lines, not the values of local variables, where
 passwords, seeds and tokens pass by), the request's method and path. No personal data
-(`send_default_pii` off: no user, address, cookies or body); request headers and data whose
-names say they are secret are replaced (Sentry's own list, and the game's secrets); the query
-string is dropped, and the keys that some paths carry (a password reset's, an email
-confirmation's, an unsubscribe link's, a calendar feed's) are replaced.
+(`send_default_pii` off: no user, IP address, cookies, nor a task's arguments); request headers
+and data whose names say they are secret are replaced (Sentry's own list, and the game's
+secrets); the query string is dropped, and the keys that some paths carry (a password reset's,
+an email confirmation's, an unsubscribe link's, a calendar feed's) are replaced. An email
+address is replaced wherever it is in the event: in the error's message (a refused recipient),
+a log line before it, a form's field.
 """
 
 from __future__ import annotations
@@ -30,11 +32,26 @@ SECRET_IN_PATH = re.compile(
 feed's, read their deadlines)."""
 
 
+EMAIL_ADDRESS = re.compile(r"[\w.%+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
 def scrub_path(url: str) -> str:
     return SECRET_IN_PATH.sub(rf"\g<1>{FILTERED}", url.split("?", 1)[0])
 
 
+def scrub_addresses(value: Any) -> Any:
+    """`value` (an event as sent: dicts, lists, strings) with every email address replaced."""
+    if isinstance(value, str):
+        return EMAIL_ADDRESS.sub(FILTERED, value)
+    if isinstance(value, dict):
+        return {scrub_addresses(key): scrub_addresses(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [scrub_addresses(item) for item in value]
+    return value
+
+
 def before_send(event: Event, hint: dict[str, Any]) -> Event:
+    event = scrub_addresses(event)
     request = event.get("request")
     if isinstance(request, dict):
         url = request.get("url")

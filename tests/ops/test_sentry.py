@@ -22,6 +22,7 @@ PASSWORD = "hunter2-tile-wall"
 SEED = "5eed0fdea1c0ffee5eed0fdea1c0ffee"
 TOKEN = "tok3n-of-the-bot-0123456789abcdef012345"
 SESSION = "s3ssion0123456789abcdefghijklmnop"
+EMAIL = "dora.player+azul@example.org"
 
 FAILING_REQUEST = textwrap.dedent(f"""
     import sys, types
@@ -34,7 +35,7 @@ FAILING_REQUEST = textwrap.dedent(f"""
     def boom(request, token):
         password = {PASSWORD!r}
         deal_seed = {SEED!r}
-        raise RuntimeError("the view failed")
+        raise RuntimeError("the view failed for " + request.POST["email"])
 
     urls = types.ModuleType("failing_urls")
     urls.urlpatterns = [
@@ -48,11 +49,34 @@ FAILING_REQUEST = textwrap.dedent(f"""
     client.cookies["sessionid"] = {SESSION!r}
     response = client.post(
         "/notifications/unsubscribe/{TOKEN}/?token={TOKEN}",
-        {{"password": {PASSWORD!r}}},
+        {{"password": {PASSWORD!r}, "email": {EMAIL!r}}},
         headers={{"Authorization": "Token {TOKEN}"}},
     )
     print(response.status_code)
     import sentry_sdk
+    sentry_sdk.flush(timeout=10)
+""")
+
+# A task as the site's are (an id in, the work looked up, a retry on a transient fault), failing
+# the way a mail task can: the address in the log line before and in the error itself.
+FAILING_TASK = textwrap.dedent(f"""
+    import logging, smtplib
+    import django
+    django.setup()
+    import sentry_sdk
+    from azul_site.celery import app
+
+    logger = logging.getLogger("notifications.sending")
+
+    @app.task(name="tests.failing_mail")
+    def failing_mail(notification_id):
+        password = {PASSWORD!r}
+        deal_seed = {SEED!r}
+        token = {TOKEN!r}
+        logger.warning("mail %s to %s refused", notification_id, {EMAIL!r})
+        raise smtplib.SMTPRecipientsRefused({{{EMAIL!r}: (550, b"no such user")}})
+
+    print(failing_mail.apply(args=[7], throw=False).state)
     sentry_sdk.flush(timeout=10)
 """)
 
@@ -95,18 +119,38 @@ def run(code: str, **env: str) -> subprocess.CompletedProcess:
     )
 
 
+def received(sink: ThreadingHTTPServer) -> str:
+    """What the sink was sent, as the project's ingest endpoint would have taken it."""
+    envelopes = [body for path, body in sink.received if path == "/api/42/envelope/"]  # type: ignore[attr-defined]
+    assert envelopes, sink.received  # type: ignore[attr-defined]
+    return b"".join(envelopes).decode("utf-8", "replace")
+
+
 @pytest.mark.django_db
 def test_an_error_in_a_view_reaches_sentry_without_personal_data_or_secrets(sentry_sink):
     port = sentry_sink.server_address[1]
     done = run(FAILING_REQUEST, SENTRY_DSN=f"http://publickey@127.0.0.1:{port}/42")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "500"
-    envelopes = [body for path, body in sentry_sink.received if path == "/api/42/envelope/"]
-    assert envelopes, sentry_sink.received
-    sent = b"".join(envelopes).decode("utf-8", "replace")
+    sent = received(sentry_sink)
     assert "RuntimeError" in sent and "the view failed" in sent
     assert "/notifications/unsubscribe/[Filtered]/" in sent
-    for secret in (PASSWORD, SEED, TOKEN, SESSION):
+    for secret in (PASSWORD, SEED, TOKEN, SESSION, EMAIL):
+        assert secret not in sent, secret
+
+
+@pytest.mark.django_db
+def test_an_error_in_a_task_reaches_sentry_without_personal_data_or_secrets(sentry_sink):
+    port = sentry_sink.server_address[1]
+    done = run(FAILING_TASK, SENTRY_DSN=f"http://publickey@127.0.0.1:{port}/42")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "FAILURE"
+    sent = received(sentry_sink)
+    assert "SMTPRecipientsRefused" in sent and "tests.failing_mail" in sent
+    # The error's message and the log line before it (a breadcrumb), their address scrubbed.
+    assert "{'[Filtered]': (550, b'no such user')}" in sent
+    assert "mail 7 to [Filtered] refused" in sent
+    for secret in (PASSWORD, SEED, TOKEN, EMAIL):
         assert secret not in sent, secret
 
 
