@@ -46,7 +46,11 @@ class GameExportApi(GameApiBase):
         game = selectors.game_get(game_id=game_id)
         if not replay_visible(game=game, viewer=request.user):
             raise exceptions.NotAuthenticated()
-        return Response(game_export(game=game))
+        response = Response(game_export(game=game))
+        # A file to keep (the page's "Export (JSON)" link downloads it rather than showing the
+        # JSON in the tab); API clients read the body as before.
+        response["Content-Disposition"] = f'attachment; filename="azul-game-{game.pk}.json"'
+        return response
 
 
 class GameImportApi(GameApiBase):

@@ -84,6 +84,17 @@ def test_an_export_rebuilds_the_game_with_the_engine_alone(finished_colored, exp
     assert state.to_dict() == game.state
 
 
+def test_the_export_is_a_file_to_download_named_after_the_game(finished_colored):
+    """Issue #58: the page's "Export (JSON)" link saves a file rather than opening the JSON in
+    the tab."""
+    response = Client().get(export_url(finished_colored), {"format": "json"})
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="azul-game-{finished_colored.id}.json"'
+    )
+    assert response.json()["format_version"] == 1
+
+
 def test_a_game_in_progress_is_exported_up_to_now_to_signed_in_users(
     start_game, alice, bob, carol, api_client_for
 ):
