@@ -64,8 +64,10 @@ lint: venv  ## Style (ruff), the import contracts (lint-imports) and the types (
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
 
+# SCREENSHOTS_ARGS='--out <folder>' writes them elsewhere (as CI does).
+SCREENSHOTS_ARGS ?=
 screenshots: venv  ## The README's screenshots of the board (docs/screenshots/), through Chromium
-	DATABASE_URL='$(DATABASE_URL)' $(BIN)/python scripts/screenshots.py
+	DATABASE_URL='$(DATABASE_URL)' $(BIN)/python scripts/screenshots.py $(SCREENSHOTS_ARGS)
 
 # Translations: the languages besides English (settings.LANGUAGES), and what makemessages skips
 # (tests/i18n/test_catalog.py runs it with the same arguments).
@@ -82,23 +84,27 @@ fmt: venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# The benchmarks' sizes and durations are their scripts' options (`--help`), passed in BENCH_ARGS:
+# `make bench-sweep BENCH_ARGS='--games 1000'`. CI runs each at a toy size
+# (tests/ops/test_readme_commands.py).
+BENCH_ARGS ?=
 bench: venv  ## Rules-engine benchmark
-	$(BIN)/python -m tools.bench
+	$(BIN)/python -m tools.bench $(BENCH_ARGS)
 
 bench-web: venv  ## Web-layer benchmark
-	$(BIN)/python scripts/bench_web.py
+	$(BIN)/python scripts/bench_web.py $(BENCH_ARGS)
 
 bench-sweep: venv  ## Deadline sweep over 100,000 active games on PostgreSQL
-	$(BIN)/python scripts/bench_sweep.py
+	$(BIN)/python scripts/bench_sweep.py $(BENCH_ARGS)
 
 bench-history: venv  ## Leaderboard and history over 10,000 players and 100,000 finished games
-	$(BIN)/python scripts/bench_history.py
+	$(BIN)/python scripts/bench_history.py $(BENCH_ARGS)
 
 bench-computer: venv  ## Computer's answer to a move, through a Celery worker and Redis
-	$(BIN)/python scripts/bench_computer.py
+	$(BIN)/python scripts/bench_computer.py $(BENCH_ARGS)
 
 bench-live: venv  ## Live updates: a move to the open boards, and how many boards one live process holds
-	$(BIN)/python scripts/bench_live.py
+	$(BIN)/python scripts/bench_live.py $(BENCH_ARGS)
 
 # The API against its schema (/api/schema/) with schemathesis.toml's checks, on a running site
 # (`make test` runs it on gunicorn and the test database: tests/azul_site/test_api_schemathesis.py).
@@ -122,7 +128,7 @@ abuse: venv  ## The review's floods by a hostile account, and what another playe
 # be lost (scripts/soak.py). Ten minutes; CI runs two (tests/ops/test_soak.py).
 SOAK_ARGS ?=
 bench-reach: venv  ## A move to the other player's push notice and webhook call, through the real stack (#35)
-	$(BIN)/python scripts/bench_reach.py
+	$(BIN)/python scripts/bench_reach.py $(BENCH_ARGS)
 
 soak: venv  ## Players on the real stack while its parts are killed in turn; then nothing may be lost (#31)
 	$(BIN)/python scripts/soak.py $(SOAK_ARGS)

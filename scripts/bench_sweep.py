@@ -157,6 +157,7 @@ def seed(args: argparse.Namespace) -> Seeded:
     from django.db import transaction
     from django.utils import timezone
 
+    from accounts.confusables import skeleton
     from accounts.models import Profile
     from games.models import Game, Seat
     from notifications.models import Notification
@@ -167,9 +168,15 @@ def seed(args: argparse.Namespace) -> Seeded:
     User = get_user_model()
     empty_tables()
 
+    # bulk_create calls no save(), which sets each name's look-alike skeleton (unique).
     users = User.objects.bulk_create(
         [
-            User(username=f"bench{i:05d}", email=f"bench{i:05d}@bench.test", password="!")
+            User(
+                username=f"bench{i:05d}",
+                username_skeleton=skeleton(f"bench{i:05d}"),
+                email=f"bench{i:05d}@bench.test",
+                password="!",
+            )
             for i in range(args.users)
         ],
         batch_size=BATCH,
