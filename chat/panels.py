@@ -1,4 +1,4 @@
-"""The chat panel on the board page (`core.panels`, registered in `ChatConfig.ready`): the
+"""The chat panel on the board page (`core.panels`, connected in `ChatConfig.ready`): the
 newest messages the viewer sees, and the form to write one. Its queries do not grow with the
 number of messages (`selectors.PAGE_SIZE` at most)."""
 
@@ -16,7 +16,7 @@ from chat import selectors, services, versions
 from chat.errors import ChatError
 from core.cache import cached
 from core.holes import CSRF_HOLE
-from core.panels import Panel, panel_register
+from core.panels import Panel
 
 PANEL_SECONDS = 600
 """How long a rendered panel is kept at most: what changes with time alone (the chat closing
@@ -53,6 +53,8 @@ def _render(request: HttpRequest, game_id: Any) -> str:
         access = selectors.chat_access(game_id=game_id, viewer=request.user)
     except ChatError:
         return ""
+    if access.human_seats < 2:
+        return ""  # a game against the computer alone: nobody to write to
     chat = selectors.chat_page(access=access, viewer=request.user)
     context = {
         "game_id": game_id,
@@ -83,7 +85,9 @@ REPLAY_LINES = 10
 """The messages a replay's position shows: the newest written up to it."""
 
 
-def replay_position_panel(request: HttpRequest, *, game: Any, ply: int) -> Panel | None:
+def replay_position_panel(
+    request: HttpRequest, *, game: Any, ply: int, **page: Any
+) -> Panel | None:
     """On the replay's position `ply`, the chat as it stood then: the newest messages written
     at or before it, for a viewer who may read the game's chat. The replay renders every
     position in one request, so the messages are read once per request (kept on it)."""
@@ -111,9 +115,3 @@ def _replay_lines(request: HttpRequest, game_id: Any) -> list[selectors.ChatLine
             ).lines
             kept[game_id] = lines
     return kept[game_id]
-
-
-def panels_register() -> None:
-    panel_register("game_page", game_page_panel)
-    panel_register("settings_page", settings_page_panel)
-    panel_register("replay_position", replay_position_panel)

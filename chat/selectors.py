@@ -39,6 +39,7 @@ class ChatAccess:
     game_muted: bool = False  # the viewer muted the game's chat
     muted_player_ids: frozenset[int] = frozenset()  # players the viewer muted
     viewer_allows_spectators: bool = False  # the viewer's own spectators setting
+    human_seats: int = 0  # the seats for people (taken, invited or open), not the computer's
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ def chat_access(*, game_id: Any, viewer: User | AnonymousUser | None) -> ChatAcc
         viewer_allows_spectators=any(
             s.allows_spectators for s in players if s.user_id == viewer_id
         ),
+        human_seats=sum(1 for s in found if s.kind == Seat.Kind.HUMAN),
     )
 
 

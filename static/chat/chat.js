@@ -139,6 +139,57 @@
     });
   }
 
+  // A report goes through the API, and its answer is said in the report's own box, where the
+  // player is, with the keyboard brought to it (without the script, the page says it at its top).
+  function reportApi(id) {
+    return panel.dataset.reportApi.replace(/\/0\/report\/$/, "/" + encodeURIComponent(id) + "/report/");
+  }
+
+  function reportAnswer(form, text, done) {
+    let answer = form.parentNode.querySelector(".chat-report-answer");
+    if (!answer) {
+      answer = document.createElement("p");
+      answer.className = "chat-report-answer";
+      answer.tabIndex = -1;
+      form.after(answer);
+    }
+    answer.setAttribute("role", done ? "status" : "alert");
+    answer.classList.toggle("error", !done);
+    answer.textContent = text;
+    if (done) form.remove();
+    answer.focus();
+  }
+
+  panel.addEventListener("submit", async (event) => {
+    const form = event.target.closest(".chat-report form");
+    if (!form || !panel.dataset.reportApi) return;
+    event.preventDefault();
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const response = await fetch(reportApi(form.elements.message.value), {
+        method: "POST",
+        credentials: "same-origin",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "X-CSRFToken": csrfToken(),
+        },
+        body: JSON.stringify({ reason: form.elements.reason.value }),
+      });
+      if (response.status === 201) {
+        reportAnswer(form, t("Thank you: a moderator will look at the message."), true);
+        return;
+      }
+      const body = await response.json().catch(() => ({}));
+      reportAnswer(form, body.detail || t("Your report was not sent: try again."), false);
+    } catch (e) {
+      reportAnswer(form, t("Your report was not sent: try again."), false);
+    } finally {
+      button.disabled = false;
+    }
+  });
+
   document.addEventListener("azul:game-changed", refresh);
   // The board's live wait saw a new message (or one hidden) without the game changing.
   document.addEventListener("azul:chat-changed", refresh);
