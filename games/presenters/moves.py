@@ -12,11 +12,38 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from games.presenters.engine_words import color_name
 from games.presenters.names import position_name
 from games.selectors import ServerMove
 
-__all__ = ["MoveRow", "deal_text", "move_rows", "server_move_note", "with_names"]
+__all__ = ["MoveRow", "deal_text", "move_rows", "move_text", "server_move_note", "with_names"]
+
+
+def move_text(notation: str) -> str:
+    """A move as the move list shows it: its notation ("F1 yellow 3", "C red floor", "wall 2 4")
+    with the words in the active language ("공장1 노랑 → 3줄" in Korean). Only what is shown:
+    the log, the API and the export keep the notation."""
+    parts = notation.split()
+    if len(parts) != 3:
+        return notation
+    if parts[0] == "wall":
+        return pgettext("move list", "wall %(line)s %(column)s") % {
+            "line": parts[1],
+            "column": parts[2],
+        }
+    source, color, dest = parts
+    what = {
+        "source": pgettext("move list", "C")
+        if source == "C"
+        else pgettext("move list", "F%(number)s") % {"number": source[1:]},
+        "color": color_name(color),
+        "line": dest,
+    }
+    if dest == "floor":
+        return pgettext("move list", "%(source)s %(color)s floor") % what
+    return pgettext("move list", "%(source)s %(color)s %(line)s") % what
 
 
 def deal_text(tiles: Sequence[Sequence[str]]) -> str:
@@ -54,12 +81,13 @@ class MoveRow(TypedDict):
     `ply` is the point just after the entry (1 for the first deal), `current` whether that is the
     point shown (the replay), `since` whether the entry came after the viewer's own last move
     (the board's "since you last played"). A deal has `round` and `text` (`deal_text`); a move
-    has its `player`, `name`, `move` (notation), `timeout` (made by the server when the player's
-    time ran out), `server` (why the server made it for the seat's player, a
-    `selectors.ServerMove` value; "" for a move its player made, and for a computer seat's own)
-    with its `server_note` in words, and the wall tiles it `earned` at its round's tiling (with
-    their `points`, `earned_total` in all). `tiling` is the round's scoring, with names, after
-    the entry that completed its wall tiling; None otherwise."""
+    has its `player`, `name`, `move` (notation) and `move_text` (as shown: `move_text`),
+    `timeout` (made by the server when the player's time ran out), `server` (why the server
+    made it for the seat's player, a `selectors.ServerMove` value; "" for a move its player
+    made, and for a computer seat's own) with its `server_note` in words, and the wall tiles it
+    `earned` at its round's tiling (with their `points`, `earned_total` in all). `tiling` is
+    the round's scoring, with names, after the entry that completed its wall tiling; None
+    otherwise."""
 
     ply: int
     kind: Literal["deal", "move"]
@@ -71,6 +99,7 @@ class MoveRow(TypedDict):
     player: NotRequired[int]
     name: NotRequired[str]
     move: NotRequired[str]
+    move_text: NotRequired[str]
     timeout: NotRequired[bool]
     server: NotRequired[str]
     server_note: NotRequired[str]
@@ -146,6 +175,7 @@ def move_rows(
                 player=player,
                 name=names.get(player) or position_name(player),
                 move=entry.get("move", ""),
+                move_text=move_text(entry.get("move", "")),
                 timeout=bool(entry.get("timeout")),
                 server=why,
                 server_note=server_move_note(why) if why else "",

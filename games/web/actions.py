@@ -26,6 +26,7 @@ from accounts.selectors import without_invitation_emails
 from accounts.settings_page import settings_page
 from games import services, throttles
 from games.errors import GameError, GameNotFound
+from games.models import Game
 from games.presenters.game import game_actions
 from games.presenters.times import local_time_text, user_zone_activated
 
@@ -224,7 +225,10 @@ def game_rematch(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespon
     except GameError as exc:
         messages.error(request, exc.message)
         return redirect("games:detail", game_id=game_id)
-    if created:
+    if created and rematch.status == Game.Status.ACTIVE:
+        # Nobody to invite: the other seats are the computer's, and the game started at once.
+        messages.success(request, _("Your rematch against the computer has started."))
+    elif created:
         messages.success(request, _("Your rematch is created: the other players are invited."))
     else:
         messages.info(request, _("You have a rematch of that game already: here it is."))

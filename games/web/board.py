@@ -25,7 +25,7 @@ from django.shortcuts import redirect, render
 from django.template.defaultfilters import timeuntil_filter
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import conditional_escape, format_html_join, json_script
+from django.utils.html import conditional_escape, format_html, format_html_join, json_script
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -34,14 +34,22 @@ from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from core.cache import cached
 from core.holes import CSRF_HOLE, csrf_filled
-from core.panels import panels_render
+from core.panels import game_over_panels, game_page_panels, panels_render
 from games import effects, selectors, services
 from games.errors import GameError, GameNotFound
 from games.forms import MoveForm
 from games.models import Game
 from games.presenters.board import board_log, board_page
 from games.presenters.game import game_actions
-from games.presenters.next_game import goes_on_by_itself, next_game_after_move, next_game_link
+from games.presenters.next_game import (
+    MOVED_IN_PARAM,
+    NextGame,
+    arrival_url,
+    goes_on_by_itself,
+    moved_in_game,
+    next_game_after_move,
+    next_game_link,
+)
 from games.presenters.times import user_zone, user_zone_activated
 from games.record.summary import replay_summary
 from games.web.notes import notes_context
@@ -49,6 +57,9 @@ from games.web.notes import notes_context
 # Stand-ins, in the kept markup, for what each request fills in (`_with_holes_filled`), beside
 # the CSRF token's (`core.holes`): no template writes a NUL character, and escaping leaves it.
 TIME_LEFT_HOLE = "\x00time-left\x00"
+# A finished game's banner offers the player's next game, which changes with their other games
+# (`_next_game_filled`).
+NEXT_GAME_HOLE = "\x00next-game\x00"
 # In the kept markup's key: a release that changes what `_render_board_markup` returns changes
 # it, so that it never reads what an older release kept.
 MARKUP_SHAPE = 4
@@ -123,14 +134,14 @@ def _render_board_markup(
     # What other apps say in a finished game's banner (why it was not rated): `core.panels`,
     # read here, as the markup is rebuilt, rather than by a template tag.
     context.update(
-        game_over_panels=panels_render("game_over", request, game_id=version.id)
+        game_over_panels=panels_render(game_over_panels, request, game_id=version.id)
         if game_over
         else ""
     )
     if on_page:
         # On the page, the game's actions: in a finished game's banner, else below the board.
         context.update(actions=game_actions(game_id=version.id, viewer=viewer))
-        context.update(actions_in_banner=bool(game_over))
+        context.update(actions_in_banner=bool(game_over), next_game_hole=NEXT_GAME_HOLE)
     return {
         "id": view["id"],
         "status": view["status"],
@@ -176,6 +187,19 @@ def _board_markup(
         # The player has the game in front of them on their turn: no email needed to say so.
         effects.game_viewed(user_id=viewer.pk, game_id=version.id)
     return markup
+
+
+def _next_game_filled(html: str, next_game: NextGame | None) -> SafeString:
+    """`html` (kept markup) with the finished game's "Next game" link, or nothing there."""
+    link = (
+        format_html(
+            '<span id="next-game" class="next-game">{}</span>',
+            render_to_string("games/_next_game_link.html", {"url": next_game["url"]}),
+        )
+        if next_game is not None
+        else ""
+    )
+    return mark_safe(html.replace(NEXT_GAME_HOLE, link))  # rendered, and escaped, as above
 
 
 def _with_holes_filled(
@@ -224,26 +248,35 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
                     if goes_on_by_itself(request.user)
                     else None
                 )
-                if onward is not None:
-                    messages.success(
-                        request,
-                        _("You played %(move)s. This is your next game.") % {"move": move},
-                    )
-                    return redirect(onward["url"])
                 messages.success(request, _("You played %(move)s.") % {"move": move})
+                if onward is not None:
+                    # The next game's page says in which game the move went, with a link back.
+                    return redirect(arrival_url(onward, moved_in=game_id))
         return redirect("games:detail", game_id=game_id)
     version = version_or_404(game_id, request.user)
     markup = _board_markup(request, version, on_page=True)
+    # A player who is not to move here is offered the game that waits for them next (read
+    # fresh: it changes with their other games), which the script shows after a move too.
+    next_game = None
+    if (
+        markup["viewer_position"] is not None
+        and not markup["can_move"]
+        and markup["status"] in (Game.Status.ACTIVE, Game.Status.FINISHED)
+    ):
+        next_game = next_game_link(user_id=request.user.pk, exclude=version.id)
     context = {
         "game": {"id": markup["id"], "status": markup["status"]},
         "page_title": mark_safe(markup["title"]),  # rendered, and escaped, by the template engine
         # Whether the board asks before sending a move (static/games/board.js).
         "confirm_moves": getattr(getattr(request.user, "profile", None), "confirm_moves", "auto"),
-        "board": markup["board"],
+        "board": _next_game_filled(markup["board"], next_game),
         "actions": markup["actions"],
+        "next_game": next_game,
+        # Arrived here by moving on from another game after a move there: which one, to go back.
+        "moved_in": moved_in_game(request.GET.get(MOVED_IN_PARAM), user=request.user),
         # What other apps show on a game's page (a finished game's analysis): `core.panels`.
         "game_page_panels": panels_render(
-            "game_page",
+            game_page_panels,
             request,
             game_id=version.id,
             status=markup["status"],
@@ -252,14 +285,6 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
             viewer_position=markup["viewer_position"],
         ),
     }
-    # A player who is not to move here is offered the game that waits for them next (read
-    # fresh: it changes with their other games), which the script shows after a move too.
-    if (
-        markup["viewer_position"] is not None
-        and not markup["can_move"]
-        and markup["status"] in (Game.Status.ACTIVE, Game.Status.FINISHED)
-    ):
-        context["next_game"] = next_game_link(user_id=request.user.pk, exclude=version.id)
     # The viewer's private notes, read fresh (they are in no kept markup): `games.web.notes`.
     context.update(
         notes_context(

@@ -502,12 +502,20 @@
     if (status) status.textContent = text || "";
   }
 
-  // While a move is on its way: said (politely) and the board disabled, so that nothing is
-  // clicked twice.
+  // The controls that make a move: the tiles, the destinations, the wall spaces, Confirm and
+  // the notation form. Not the chat beside the moves (#chat-slot), which is kept across board
+  // swaps and has nothing to do with the move on its way.
+  function moveControls(g) {
+    return Array.from(g.querySelectorAll("button:not(:disabled), select:not(:disabled)"))
+      .filter((control) => !control.closest("#chat-slot"));
+  }
+
+  // While a move is on its way: said (politely) and the move's controls disabled, so that
+  // nothing is clicked twice.
   function setSending(on) {
     const g = game();
     if (on) {
-      sendingDisabled = g ? Array.from(g.querySelectorAll("button:not(:disabled), select:not(:disabled)")) : [];
+      sendingDisabled = g ? moveControls(g) : [];
       sendingFocus = document.activeElement;
       sendingDisabled.forEach((b) => { b.disabled = true; });
       if (g) { g.classList.add("sending"); g.setAttribute("aria-busy", "true"); }
@@ -575,7 +583,8 @@
     const before = swapIn(await response.text());
     pick = null;
     pending = null;
-    sendingDisabled = [];
+    // The new board's controls are new and enabled; what was disabled and kept is given back.
+    setSending(false);
     // The move ended the game: the page itself shows the result with the rematch in it.
     if (game() && game().dataset.status === "finished") { window.location.reload(); return; }
     scrollLog();
@@ -601,6 +610,12 @@
   function refused(text) {
     setSending(false);
     showError(text);
+  }
+
+  // What the page said as it opened ("Your game was created.", "You played F1 blue 3.", the
+  // game moved on from) was news about the board before this move: not after it.
+  function forgetOneShotMessages() {
+    document.querySelectorAll(".content > .messages, .content > .moved-in").forEach((m) => m.remove());
   }
 
   async function submit(move) {
@@ -635,10 +650,13 @@
         const onward = answer && answer.next_game;
         if (onward && answer.next_game_auto) {
           moveStatus(gettext("Your move was played. Going to your next game…"));
-          window.location.assign(onward.url);
+          // The next game's page says where the move went, with a link back
+          // (games.presenters.next_game.MOVED_IN_PARAM).
+          window.location.assign(onward.url + "?moved_in=" + encodeURIComponent(g.dataset.gameId));
           return;
         }
         nextUrl = onward ? onward.url : null;
+        forgetOneShotMessages();
         await refreshAfterMove("", true);
         return;
       }

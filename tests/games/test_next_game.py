@@ -3,6 +3,7 @@
 player's setting (with and without the page's script), and linked from the header's count."""
 
 import datetime
+import uuid
 
 import pytest
 from django.conf import settings
@@ -114,10 +115,27 @@ def test_with_the_setting_the_move_form_goes_on_to_the_next_game(alice, bob, car
     response = post_move(client, here, alice)
 
     assert response.status_code == 302
-    assert response.url == board_url(there)
+    assert response.url == f"{board_url(there)}?moved_in={here.id}"
     page = client.get(response.url).content.decode()
-    assert "This is your next game." in page
+    # The page says where the move went, with a link back there.
+    back = f'<a href="{board_url(here)}">alice v bob</a>'
+    assert f"Your move in {back} was sent. This is your next game." in page
     assert selectors.game_get(game_id=here.id).ply > here.ply
+
+
+@pytest.mark.parametrize("moved_in", ["not-a-game", str(uuid.UUID(int=0)), "other"])
+def test_the_game_moved_from_is_named_only_to_its_players(alice, bob, carol, client_for, moved_in):
+    """The address is anyone's to write: a game that does not exist, or that the reader holds no
+    seat in (bob and carol's), is not named."""
+    [there] = waiting_games(alice, [bob], [20])
+    others = factories.start_game(bob, carol)
+    if moved_in == "other":
+        moved_in = str(others.id)
+
+    page = client_for(alice).get(f"{board_url(there)}?moved_in={moved_in}").content.decode()
+
+    assert page.count("Your move in") == 0
+    assert board_url(others) not in page
 
 
 def test_without_the_setting_the_move_form_stays_and_offers_the_next_game(
