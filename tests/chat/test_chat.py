@@ -504,3 +504,29 @@ def test_mute_a_player_through_the_api(game, alice, bob, api_client_for):
     assert client.post(nobody, {"muted": True}, format="json").status_code == 404
     myself = reverse("chat_api:mute_player", args=["alice"])
     assert client.post(myself, {"muted": True}, format="json").status_code == 400
+
+
+def test_no_chat_in_a_game_against_the_computer_alone(alice, bob, client_for):
+    """Nobody to write to: the board offers no chat. A game with a seat for another person
+    (taken, invited or open) has one."""
+    from games import services as game_services
+
+    def chat_offered(*seats) -> bool:
+        game = game_services.game_create(
+            creator=alice,
+            num_players=len(seats) + 1,
+            variant="colored",
+            days_per_move=3,
+            seats=list(seats),
+        )
+        return (
+            'id="chat"'
+            in client_for(alice).get(reverse("games:detail", args=[game.id])).content.decode()
+        )
+
+    assert not chat_offered(game_services.SeatSpec("computer", level="greedy"))
+    assert chat_offered(
+        game_services.SeatSpec("computer", level="greedy"),
+        game_services.SeatSpec("invite", username=bob.username),
+    )
+    assert chat_offered(game_services.SeatSpec("open"))

@@ -118,3 +118,26 @@ def test_the_rematch_button_then_a_link_to_it(finished, alice, bob, client_for):
         assert reverse("games:detail", args=[rematch.id]) in board
         assert f'action="{url}"' not in board
     assert Seat.objects.get(game=rematch, user=bob).invitation == "pending"
+
+
+def test_a_rematch_against_the_computer_says_it_has_started(alice, client_for):
+    """Nobody is invited to a rematch against the computer alone: it starts at once."""
+    from games import services
+    from tests.support.play import finish
+
+    finished = finish(
+        services.game_create(
+            creator=alice,
+            num_players=2,
+            variant="colored",
+            days_per_move=3,
+            seats=[services.SeatSpec("computer", level="greedy")],
+        )
+    )
+
+    response = client_for(alice).post(reverse("games:rematch", args=[finished.id]), follow=True)
+
+    page = response.content.decode()
+    assert "Your rematch against the computer has started." in page
+    assert "the other players are invited" not in page
+    assert Game.objects.get(rematch_of=finished).status == Game.Status.ACTIVE

@@ -215,3 +215,50 @@ def test_the_position_reads_in_words_part_by_part(start_game, alice, bob, client
                 assert wall_row_said(row + 1, tiles, gray=False) in items
             assert floor_said(board["floor"]) in items
     assert words.count("<h3>") == 1 + len(state["boards"])  # the table, then each player
+
+
+# -- issue #58's smaller ones ---------------------------------------------------------------------
+
+
+def test_waiting_for_a_name_that_ends_with_a_stop_has_one_stop(start_game, alice, bob, client_for):
+    from accounts.services import profile_update
+
+    game = start_game(alice, bob)
+    mover, waiting = to_move_user(game), waiting_user(game)
+    profile_update(user=mover, display_name="Alice L.")
+
+    english = client_for(waiting).get(board_url(game)).content.decode()
+    korean = client_for(waiting).get(board_url(game), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+
+    assert "Waiting for Alice L.</span>" in english
+    assert "Alice L.." not in english
+    assert "Alice L. 님을 기다리는 중입니다." in korean
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [("en", "alice: F1 yellow 3"), ("ko", "alice: 공장1 노랑 → 3번 줄")],
+)
+def test_the_move_list_says_a_move_in_the_pages_language(
+    start_game, alice, bob, client_for, language, shown
+):
+    """The words of the notation are translated where the list shows them; the log, the API
+    and the page's script keep the notation (`data-move`)."""
+    from django.utils import translation
+
+    from games.presenters.moves import move_text
+
+    with translation.override(language):
+        assert f"alice: {move_text('F1 yellow 3')}" == shown
+        assert move_text("C red floor") == (
+            "C red floor" if language == "en" else "중앙 빨강 → 바닥"
+        )
+        assert move_text("wall 2 4") == ("wall 2 4" if language == "en" else "벽 2번 줄 4번 칸")
+    game = start_game(alice, bob)
+    play_forward(game, moves=2)
+    page = client_for(alice).get(board_url(game), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    moves = [e.data["move"] for e in LogEntry.objects.filter(game=game, kind="move")]
+    with translation.override(language):
+        for move in moves:
+            assert f'data-move="{move}"' in page
+            assert f": {move_text(move)}</span>" in page
