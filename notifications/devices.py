@@ -63,7 +63,8 @@ class Keys:
     auth: str
 
 
-def _b64_decoded(value: str) -> bytes:
+def b64_decoded(value: str) -> bytes:
+    """URL-safe base64, padded or not (as browsers give keys); ValueError when it is not."""
     if not isinstance(value, str) or not value or len(value) > 128:
         raise ValueError("not a short string")
     if any(
@@ -85,7 +86,7 @@ def keys_checked(p256dh: Any, auth: Any) -> Keys:
     """The browser's keys (RFC 8291), each URL-safe base64: `p256dh` an uncompressed P-256
     point (65 bytes), `auth` a 16-byte secret. Stored without padding."""
     try:
-        point = _b64_decoded(p256dh)
+        point = b64_decoded(p256dh)
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
         if len(point) != 65:
             raise ValueError("not an uncompressed point")
@@ -94,7 +95,7 @@ def keys_checked(p256dh: Any, auth: Any) -> Keys:
             _("keys.p256dh must be a P-256 public key (65 bytes, URL-safe base64).")
         ) from None
     try:
-        secret = _b64_decoded(auth)
+        secret = b64_decoded(auth)
     except ValueError:
         secret = b""
     if len(secret) != 16:

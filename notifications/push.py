@@ -19,13 +19,15 @@ from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
+import http_ece
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 from py_vapid import Vapid, VapidException
 
 from games.selectors import games_waiting_count
-from notifications import emails, messages, outbound
+from notifications import devices, emails, messages, outbound
 from notifications.deliveries import SENT, Outcome
 from notifications.models import Channel, ChannelDelivery, Notification, PushSubscription
 
@@ -87,18 +89,7 @@ def request_parts(
     subscription: PushSubscription, body: dict[str, Any], *, kind: str, topic: str | None
 ) -> tuple[bytes, dict[str, str]]:
     """The encrypted body and the headers of one push message to `subscription`."""
-    # Imported when a notice is sent: pywebpush brings aiohttp and requests (0.4 s), which the
-    # web processes (that import this module for `offered`) never use.
-    from pywebpush import WebPusher
-
-    pusher = WebPusher(
-        {
-            "endpoint": subscription.endpoint,
-            "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
-        }
-    )
     data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
-    encrypted: bytes = pusher.encode(data, content_encoding="aes128gcm")["body"]
     headers = {
         "content-type": "application/octet-stream",
         "content-encoding": "aes128gcm",
@@ -109,7 +100,20 @@ def request_parts(
     if topic:
         # A newer notice about the same game replaces one the device has not fetched yet.
         headers["topic"] = topic_of(topic)
-    return encrypted, headers
+    return encrypted(data, subscription), headers
+
+
+def encrypted(data: bytes, subscription: PushSubscription) -> bytes:
+    """`data` for the device alone (RFC 8291): aes128gcm (RFC 8188), keyed by ECDH between a key
+    pair made for this message (its public key in the header, as the key id) and the device's
+    `p256dh`, with its `auth` secret; the salt is random."""
+    return http_ece.encrypt(
+        data,
+        private_key=ec.generate_private_key(ec.SECP256R1()),
+        dh=devices.b64_decoded(subscription.p256dh),
+        auth_secret=devices.b64_decoded(subscription.auth),
+        version="aes128gcm",
+    )
 
 
 def topic_of(game_id: str) -> str:
@@ -131,19 +135,17 @@ def deliver(delivery: ChannelDelivery) -> Outcome:
     subscription = delivery.push_subscription
     if subscription is None:
         return Outcome(sent=False, error="The device was removed.")
-    from pywebpush import WebPushException
-
     body = payload(delivery)
     try:
-        encrypted, headers = request_parts(
+        encrypted_body, headers = request_parts(
             subscription, body, kind=delivery.notification.kind, topic=body["game_id"]
         )
-    except (VapidException, WebPushException, ValueError) as exc:
+    except (VapidException, http_ece.ECEException, ValueError) as exc:
         # The site's keys or contact are not valid (or, never accepted by the API, the
         # device's): trying again changes nothing.
         return Outcome(sent=False, error=f"Web Push is misconfigured: {exc}")
     try:
-        answer = outbound.post(subscription.endpoint, body=encrypted, headers=headers)
+        answer = outbound.post(subscription.endpoint, body=encrypted_body, headers=headers)
     except outbound.Refused as exc:
         # The endpoint's address is not one the site calls: it never will be.
         return Outcome(sent=False, error=f"Refused: {exc}", gone=True)
