@@ -204,6 +204,7 @@ CELERY_TASK_ROUTES = {
     "notifications.tasks.sweep": {"queue": "sweeps"},
     "analysis.tasks.sweep": {"queue": "sweeps"},
     "ratings.tasks.sweep": {"queue": "sweeps"},
+    "core.tasks.sweep": {"queue": "sweeps"},
     "notifications.tasks.send_notification": {"queue": "mail"},
     "notifications.tasks.send_event": {"queue": "mail"},
     "notifications.tasks.send_delivery": {"queue": "mail"},
@@ -226,12 +227,12 @@ ANALYSIS_MAX_PENDING_PER_PLAYER = env.int("ANALYSIS_MAX_PENDING_PER_PLAYER", def
 # The periodic work, all of it. Every minute: deadlines (timeouts) and computer turns left
 # waiting (games.tasks.sweep); reminders, mail still pending and the daily digests
 # (notifications.tasks.sweep). Every ten minutes: analyses whose task was lost
-# (analysis.tasks.sweep). Every ten seconds (games.sweeps.COMPUTER_CHECK_SECONDS): computer turns
-# alone, whose task was lost, sent again well before the minute's sweep would
-# (games.tasks.computer_turns_check). A sweep still queued when the next is due is dropped
-# rather than piling up (`expires`). `make run`, which has no beat, runs the games' and the
-# notifications' with `manage.py sweep --every 60` (its analyses run in the request that asks
-# for them), and the computer turns' check between them.
+# (analysis.tasks.sweep), and the rate limits' expired counts (core.tasks.sweep). Every ten
+# seconds (games.sweeps.COMPUTER_CHECK_SECONDS): computer turns alone, whose task was lost, sent
+# again well before the minute's sweep would (games.tasks.computer_turns_check). A sweep still
+# queued when the next is due is dropped rather than piling up (`expires`). `make run`, which
+# has no beat, runs every app's with `manage.py sweep --every 60` (its analyses run in the
+# request that asks for them), and the computer turns' check between them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "games-computer-turns-check": {
         "task": "games.tasks.computer_turns_check",
@@ -255,6 +256,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     },
     "analysis-sweep": {
         "task": "analysis.tasks.sweep",
+        "schedule": 600.0,
+        "options": {"expires": 590},
+    },
+    "core-sweep": {
+        "task": "core.tasks.sweep",
         "schedule": 600.0,
         "options": {"expires": 590},
     },
@@ -402,7 +408,7 @@ ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "login": "accounts.forms
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # allauth's defaults otherwise: per address, 5 password-reset emails a minute and 1 confirmation
 # email per 3 minutes; 20 sign-ups a minute per IP; 10 email changes a minute per player. They
-# hold with Redis down, counted per process (core.cache.RedisCache).
+# hold with Redis down, counted in the database by every process alike (core.cache.RedisCache).
 ACCOUNT_RATE_LIMITS = {
     # Failed logins are limited in accounts.lockout (an authentication backend, so the admin's
     # login has the same limits), not by allauth's form: its per-login limit refused the right

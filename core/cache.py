@@ -2,8 +2,9 @@
 
 The cache (django-redis, with IGNORE_EXCEPTIONS) holds nothing that is not also somewhere else:
 a failed cache call is a miss, a dropped write, or a throttle that lets the request through.
-Except allauth's rate limits, which guard the account emails: their counts fall back to this
-process's memory (`RedisCache`), so those limits still hold, per process, with Redis down.
+Except allauth's rate limits, which guard the account emails: their counts are kept in the
+database too (`RedisCache`), so those limits still hold, across processes and nodes, with Redis
+down.
 What that leaves is the time a request spends finding out that Redis is not answering: with a
 hung server, every cache call would wait for its socket timeout, and a page makes several.
 
@@ -19,11 +20,13 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.locmem import LocMemCache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django_redis.cache import RedisCache as DjangoRedisCache
 from django_redis.cache import omit_exception
 from django_redis.exceptions import ConnectionInterrupted
@@ -102,12 +105,79 @@ class FailFastConnection(Connection):
 # (`allauth.core.internal.ratelimit.get_cache_key`): sign-in, sign-up, password reset, email
 # confirmation, adding and changing an address (ACCOUNT_RATE_LIMITS and allauth's defaults).
 RATE_LIMIT_PREFIX = "allauth:rl:"
-# This process's own copy of them, for while Redis does not answer (`RedisCache`).
-LOCAL_COUNTS = "core.cache.rate_limit_counts"
+# How long a count kept with no timeout lives in the database (allauth always gives one).
+FOREVER = timedelta(days=365)
 
 
 def _counts(key: Any) -> bool:
     return isinstance(key, str) and key.startswith(RATE_LIMIT_PREFIX)
+
+
+class SharedCounts:
+    """allauth's counts and locks as rows of the database (`core.models.RateLimitEntry`), which
+    every process and node shares: a cache's get, set, add and delete, with `add` atomic across
+    them, so that allauth's lock around a count (an `add`) admits one request at a time."""
+
+    def __init__(self, default_timeout: float | None) -> None:
+        self.default_timeout = default_timeout
+
+    def expiry(self, timeout: Any) -> Any:
+        if timeout is DEFAULT_TIMEOUT:
+            timeout = self.default_timeout
+        return timezone.now() + (FOREVER if timeout is None else timedelta(seconds=timeout))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        from core.models import RateLimitEntry
+
+        live = RateLimitEntry.objects.filter(key=key, expires_at__gt=timezone.now())
+        values = list(live.values_list("value", flat=True))
+        return values[0] if values else default
+
+    def set(self, key: str, value: Any, timeout: Any) -> None:
+        from core.models import RateLimitEntry
+
+        RateLimitEntry.objects.bulk_create(
+            [RateLimitEntry(key=key, value=value, expires_at=self.expiry(timeout))],
+            update_conflicts=True,
+            unique_fields=["key"],
+            update_fields=["value", "expires_at"],
+        )
+
+    def add(self, key: str, value: Any, timeout: Any) -> bool:
+        from core.models import RateLimitEntry
+
+        expires_at = self.expiry(timeout)
+        # An expired row is taken over by an update that PostgreSQL re-checks under the row's
+        # lock, so of two processes at once one takes it; a new row by an insert that the key
+        # makes unique, with the same outcome.
+        expired = RateLimitEntry.objects.filter(key=key, expires_at__lte=timezone.now())
+        if expired.update(value=value, expires_at=expires_at):
+            return True
+        try:
+            with transaction.atomic():
+                RateLimitEntry.objects.create(key=key, value=value, expires_at=expires_at)
+        except IntegrityError:
+            return False
+        return True
+
+    def delete(self, key: str) -> bool:
+        from core.models import RateLimitEntry
+
+        deleted, _ = RateLimitEntry.objects.filter(key=key).delete()
+        return deleted > 0
+
+    def clear(self) -> None:
+        from core.models import RateLimitEntry
+
+        RateLimitEntry.objects.all().delete()
+
+
+def expired_counts_delete() -> int:
+    """Delete the counts and locks that have expired (the sweep); how many."""
+    from core.models import RateLimitEntry
+
+    deleted, _ = RateLimitEntry.objects.filter(expires_at__lte=timezone.now()).delete()
+    return deleted
 
 
 class RedisCache(DjangoRedisCache):
@@ -115,22 +185,27 @@ class RedisCache(DjangoRedisCache):
 
     The limits on mail (password reset, sign-up, confirmation resend, email changes) must not
     open when Redis fails: with every failed call a miss, 15 reset emails went to one address in
-    a second. allauth counts in Django's default cache and offers no hook of its own for where
-    (its adapter has none, its settings only set the rates), so its counts are kept here, in the
-    backend it already uses: under `RATE_LIMIT_PREFIX`, every count written to Redis is also
-    written to a per-process LocMemCache, and while Redis fails (an error, a timeout, or the skip
-    window of `outage`) the counts are read, written and locked there instead. With Redis down
-    the limits then hold per process (each gunicorn worker counts on its own, from what it last
-    wrote), not across processes; once Redis answers again its counts are the ones read. allauth
-    keeps working unchanged: its limits, its 429 page, its rates.
+    a second; and a count kept in each process's memory instead let 14 of 15 through five
+    gunicorn workers. allauth counts in Django's default cache and offers no hook of its own for
+    where (its adapter has none, its settings only set the rates), so its counts are kept here,
+    in the backend it already uses: under `RATE_LIMIT_PREFIX`, every count written to Redis is
+    also written to the database (`SharedCounts`), and while Redis fails (an error, a timeout,
+    or the skip window of `outage`) the counts are read, written and locked there instead. The
+    limits then hold across every process and node, and a count Redis held when it stopped
+    carries on; once Redis answers again its counts are the ones read. allauth keeps working
+    unchanged: its limits (their sliding windows), its 429 page, its rates. While some processes
+    still reach Redis and others have given up on it, the two kinds of lock do not exclude each
+    other: for those few seconds a limit may admit a request or two more.
 
     Every other key is django-redis with IGNORE_EXCEPTIONS: a failed call is a miss, a dropped
     write, and an `add` that reports success (the API's throttles let requests through)."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        # LocMemCaches of one name share one store: one per process, whichever thread asks.
-        self.local = LocMemCache(LOCAL_COUNTS, {"OPTIONS": {"MAX_ENTRIES": 10_000}})
+        self.shared = SharedCounts(self.default_timeout)
+
+    def shared_key(self, key: Any, version: Any) -> str:
+        return str(self.make_key(key, version=version))
 
     def get(self, key: Any, default: Any = None, version: Any = None, client: Any = None) -> Any:
         if not _counts(key):
@@ -138,7 +213,7 @@ class RedisCache(DjangoRedisCache):
         try:
             return self.client.get(key, default=default, version=version, client=client)
         except ConnectionInterrupted:
-            return self.local.get(key, default, version=version)
+            return self.shared.get(self.shared_key(key, version), default)
 
     # The signatures are django-redis's, positional arguments included: Django's async methods
     # (`aset`, `aadd`, the live process's session reads) pass `version` by position.
@@ -153,7 +228,7 @@ class RedisCache(DjangoRedisCache):
     ) -> Any:
         if not _counts(key):
             return super().set(key, value, timeout, version, client, **kwargs)
-        self.local.set(key, value, timeout, version=version)
+        self.shared.set(self.shared_key(key, version), value, timeout)
         try:
             return self.client.set(key, value, timeout, version=version, client=client, **kwargs)
         except ConnectionInterrupted:
@@ -179,19 +254,19 @@ class RedisCache(DjangoRedisCache):
         try:
             return self.client.add(key, value, timeout, version=version, client=client)
         except ConnectionInterrupted:
-            return self.local.add(key, value, timeout, version=version)
+            return self.shared.add(self.shared_key(key, version), value, timeout)
 
     def delete(self, key: Any, version: Any = None, *args: Any, **kwargs: Any) -> bool:
         if not _counts(key):
             return super().delete(key, version, *args, **kwargs)
-        deleted = self.local.delete(key, version=version)
+        deleted = self.shared.delete(self.shared_key(key, version))
         try:
             return bool(self.client.delete(key, version, *args, **kwargs)) or deleted
         except ConnectionInterrupted:
             return deleted
 
     def clear(self) -> Any:
-        self.local.clear()
+        self.shared.clear()
         return super().clear()
 
 

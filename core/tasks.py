@@ -11,10 +11,11 @@ import logging
 from functools import partial
 from typing import Any
 
-from celery import current_app
+from celery import current_app, shared_task
 from django.db import OperationalError, transaction
 
 from core import cache
+from core.metrics import SWEEP_SECONDS
 
 logger = logging.getLogger(__name__)
 
@@ -63,3 +64,10 @@ def send_on_commit(task: str, *args: Any, queue: str | None = None) -> None:
     """Send the task `task` with `args` once the current transaction commits (to `queue`, or the
     one its route gives), so that a worker never looks for a write that is not there yet."""
     transaction.on_commit(partial(send, task, list(args), queue=queue))
+
+
+@shared_task(name="core.tasks.sweep", **RETRYING)
+def sweep() -> None:
+    """Every ten minutes (Celery beat): the rate limits' expired counts and locks deleted."""
+    with SWEEP_SECONDS.labels(sweep="core").time():
+        cache.expired_counts_delete()

@@ -1,7 +1,8 @@
 """The limits on account emails hold whether Redis answers, is stopped, or hangs: allauth's rate
-limits (password reset, sign-up, confirmation resend, email changes) count in this process's
-memory while Redis fails (`core.cache.RedisCache`), and no request waits on a hung Redis past
-its timeout. Signing in still works throughout."""
+limits (password reset, sign-up, confirmation resend, email changes) count in the database
+while Redis fails (`core.cache.RedisCache`), and no request waits on a hung Redis past its
+timeout. Signing in still works throughout. Across several web processes:
+test_email_limits_across_workers.py."""
 
 from __future__ import annotations
 
@@ -10,11 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 import time_machine
-from django.core.cache.backends.locmem import LocMemCache
 from django.test import Client
 from django.urls import reverse
 
-from core.cache import LOCAL_COUNTS, redis_cache
+from core.cache import redis_cache
 from tests.support.factories import PASSWORD
 from tests.support.outage import RedisServer, hung_server
 
@@ -32,7 +32,6 @@ EMAIL_CHANGES_PER_USER = 10
 
 def use_cache_at(settings, url: str) -> None:
     settings.CACHES = {"default": redis_cache(url, 0.25)}
-    LocMemCache(LOCAL_COUNTS, {}).clear()  # no counts left by an earlier test
 
 
 @pytest.fixture(params=["up", "down", "hung"])

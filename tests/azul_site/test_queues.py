@@ -33,6 +33,7 @@ def queue_of(task: str, queue: str | None = None) -> str:
         ("notifications.tasks.sweep", "sweeps"),
         ("analysis.tasks.sweep", "sweeps"),
         ("ratings.tasks.sweep", "sweeps"),
+        ("core.tasks.sweep", "sweeps"),
         ("notifications.tasks.send_notification", "mail"),
         ("notifications.tasks.send_event", "mail"),
         ("analysis.tasks.analyse_game", "analysis"),

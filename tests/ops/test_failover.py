@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -28,12 +26,11 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.support.databases import current_database, database_url
-from tests.support.gunicorn import gunicorn
+from tests.support.gunicorn import collect_static, gunicorn
 from tests.support.outage import closed_port, hung_server
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "failover-test-only-secret-key-not-for-production-0123456789abcdef"
 # The servers' connections name themselves (libpq reads PGAPPNAME), so that they are told apart
 # from any other process connected to the test database.
@@ -42,19 +39,9 @@ APP_NAME = f"failover-test-{os.getpid()}"
 
 @pytest.fixture(scope="module")
 def static_root(tmp_path_factory) -> Path:
-    """The static files as deployed (hashed names, their manifest), which pages need with DEBUG
-    off."""
+    """The static files as deployed, which pages need with DEBUG off."""
     root = tmp_path_factory.mktemp("static")
-    env = {**server_env("sqlite://"), "STATIC_ROOT": str(root)}
-    collected = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert collected.returncode == 0, collected.stdout + collected.stderr
+    collect_static(root)
     return root
 
 

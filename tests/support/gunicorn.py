@@ -21,6 +21,27 @@ ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 30
 
 
+def collect_static(root: Path) -> None:
+    """The static files as deployed (hashed names, their manifest) in `root`, which pages need
+    with DEBUG off: a server given STATIC_ROOT=`root` serves them."""
+    environment = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+    environment.update(
+        DATABASE_URL="sqlite://",
+        DEBUG="0",
+        SECRET_KEY="gunicorn-tests-only-secret-key-not-for-production-0123456789",
+        STATIC_ROOT=str(root),
+    )
+    collected = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+
+
 @dataclass
 class Gunicorn:
     process: subprocess.Popen
