@@ -10,7 +10,7 @@ from django.utils import timezone
 from accounts import selectors
 from accounts.forms import ApiTokenForm, ProfileForm, VacationForm
 from accounts.http import AuthenticatedHttpRequest
-from core.panels import panels_render
+from core.panels import panels_render, settings_page_panels
 
 
 def settings_page(
@@ -39,6 +39,6 @@ def settings_page(
         "blocks": list(selectors.blocks_of(user=request.user)),
         "follows": list(selectors.following_of(user=request.user)),
         # Settings of apps higher up (the chat's spectators), which accounts does not import.
-        "more_settings": panels_render("settings_page", request),
+        "more_settings": panels_render(settings_page_panels, request),
     }
     return render(request, "accounts/settings.html", context, status=status)

@@ -6,8 +6,12 @@ class AnalysisConfig(AppConfig):
     name = "analysis"
 
     def ready(self) -> None:
-        from analysis import tasks  # noqa: F401  (registers them, so they run in-process when eager)
-        from analysis.panels import panels_register
+        from analysis import (
+            panels,
+            tasks,  # noqa: F401  (registers them, so they run in-process when eager)
+        )
+        from core import panels as core_panels
 
         # Its panels on the game's pages (`core.panels`).
-        panels_register()
+        core_panels.game_page_panels.connect(panels.game_page_panel)
+        core_panels.replay_position_panels.connect(panels.replay_position_panel)

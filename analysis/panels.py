@@ -1,6 +1,6 @@
 """The analysis on the game's pages: its panel on a finished game's page, and on a replay's
 position the judgement of the move played from there. Games' pages show them through
-`core.panels` (registered in `AnalysisConfig.ready`), so games imports nothing of analysis."""
+`core.panels` (connected in `AnalysisConfig.ready`), so games imports nothing of analysis."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from analysis import selectors
 from core.cache import cached
 from core.holes import CSRF_HOLE
-from core.panels import Panel, panel_register
+from core.panels import Panel
 from games.models import Game
 
 
@@ -59,14 +59,11 @@ def game_page_panel(
     return Panel.rendered(cached(key, render, selectors.PANEL_CACHE_SECONDS))
 
 
-def replay_position_panel(request: HttpRequest, *, game: Game, ply: int) -> Panel | None:
+def replay_position_panel(
+    request: HttpRequest, *, game: Game, ply: int, **page: Any
+) -> Panel | None:
     """On a finished game's replay, the analysis of the move played from position `ply`."""
     if game.status != Game.Status.FINISHED:
         return None
     judged = selectors.judged_move_at(game=game, ply=ply)
     return Panel("analysis/_judged_move.html", {"judged": judged, "game": game})
-
-
-def panels_register() -> None:
-    panel_register("game_page", game_page_panel)
-    panel_register("replay_position", replay_position_panel)

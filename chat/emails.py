@@ -1,4 +1,4 @@
-"""The chat in the emails (`core.email_parts`, registered in `ChatConfig.ready`): a "your turn"
+"""The chat in the emails (`core.email_parts`, connected in `ChatConfig.ready`): a "your turn"
 email carries the messages written since the player's last move; a chat email (for those who
 turned them on) the messages written since the first it tells of."""
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from chat import selectors
-from core.email_parts import email_part_register
 
 
 def your_turn_part(
@@ -30,8 +29,3 @@ def chat_message_part(
         return None
     context = {"lines": lines}
     return "chat/email/chat_message_part.html", "chat/email/chat_message_part.txt", context
-
-
-def email_parts_register() -> None:
-    email_part_register("your_turn", your_turn_part)
-    email_part_register("chat_message", chat_message_part)

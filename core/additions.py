@@ -1,29 +1,26 @@
 """Data that an app higher up adds to a record of an app below it (the chat in a game's export),
 without the record's app importing the adding one: as `core.panels` does for pages.
 
-The record names a slot and merges what its builders return
-(`additions_collect("game_export", game=game)`). An app fills a slot from its AppConfig.ready
-(`addition_register`) with a builder returning the keys to add (an empty dict for none).
+Each record's slot is a Django signal. The record merges what the slot's receivers return
+(`additions_collect(game_export_additions, game=game)`), in the order they were connected. An
+app connects a receiver from its AppConfig.ready, returning the keys to add (an empty dict for
+none).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-AdditionBuilder = Callable[..., dict[str, Any]]
+from django.dispatch import Signal
 
-_builders: dict[str, list[AdditionBuilder]] = {}
-
-
-def addition_register(slot: str, builder: AdditionBuilder) -> None:
-    builders = _builders.setdefault(slot, [])
-    if builder not in builders:
-        builders.append(builder)
+game_export_additions = Signal()
+"""A game's export (`games.record.export`): `game`."""
 
 
-def additions_collect(slot: str, **about: Any) -> dict[str, Any]:
+def additions_collect(slot: Signal, **about: Any) -> dict[str, Any]:
     collected: dict[str, Any] = {}
-    for builder in _builders.get(slot, ()):
-        collected.update(builder(**about))
+    # The receivers' answers, in order (django-stubs says `str | None`).
+    answers = cast(list[tuple[Any, dict[str, Any]]], slot.send(None, **about))
+    for _receiver, addition in answers:
+        collected.update(addition)
     return collected

@@ -2,26 +2,33 @@
 "your turn" email), without the email's app importing the part's: as `core.panels` does for
 pages.
 
-The email names a slot and asks for its parts with what it knows
-(`email_parts_render("your_turn", user_id=..., game=...)`), putting the HTML and the text in its
-context for its two templates to print. An app fills a slot from its AppConfig.ready
-(`email_part_register`) with a builder: a function that reads what its part needs and returns
-its HTML template, its text template and their context, or None for no part.
+Each email's slot is a Django signal. The email asks for the slot's parts with what it knows
+(`email_parts_render(your_turn_email_parts, user_id=..., game=...)`), putting the HTML and the
+text in its context for its two templates to print. An app connects a receiver to the slot from
+its AppConfig.ready: a function that reads what its part needs and returns its HTML template,
+its text template and their context, or None for no part. The parts come in the order their
+receivers were connected.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from django.dispatch import Signal
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-EmailPartBuilder = Callable[..., tuple[str, str, dict[str, Any]] | None]
-"""Called as `builder(**what_the_email_knows)`: (HTML template, text template, context)."""
+# The slots. Each receiver is called as `receiver(signal=..., sender=None, **about)` and returns
+# (HTML template, text template, context) or None.
+your_turn_email_parts = Signal()
+"""A "your turn" email: `user_id` (its recipient's), `game`."""
+chat_message_email_parts = Signal()
+"""A chat email: `user_id`, `game`, `first_message_id` (the first message it tells of)."""
 
-_builders: dict[str, list[EmailPartBuilder]] = {}
+
+EmailPart = tuple[str, str, dict[str, Any]]
+"""What a receiver answers: (HTML template, text template, context)."""
 
 
 @dataclass(frozen=True)
@@ -30,19 +37,14 @@ class EmailParts:
     text: str
 
 
-def email_part_register(slot: str, builder: EmailPartBuilder) -> None:
-    builders = _builders.setdefault(slot, [])
-    if builder not in builders:
-        builders.append(builder)
-
-
-def email_parts_render(slot: str, **about: Any) -> EmailParts:
+def email_parts_render(slot: Signal, **about: Any) -> EmailParts:
     """The HTML and text of `slot`'s parts ("" when there is none). The text template marks
     itself `autoescape off` (plain text is not HTML); the HTML one is escaped as every template."""
     html: list[str] = []
     text: list[str] = []
-    for builder in _builders.get(slot, ()):
-        part = builder(**about)
+    # The receivers' answers, in order (django-stubs says `str | None`).
+    answers = cast(list[tuple[Any, EmailPart | None]], slot.send(None, **about))
+    for _receiver, part in answers:
         if part is None:
             continue
         html_template, text_template, context = part

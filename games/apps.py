@@ -13,6 +13,7 @@ class GamesConfig(AppConfig):
 
         import games.tasks  # noqa: F401  (registers them, so they run in-process when eager)
         from accounts.models import Profile
+        from core.panels import settings_page_panels
         from games.services.versions import player_saved, player_saving
         from games.web import calendar
 
@@ -23,7 +24,7 @@ class GamesConfig(AppConfig):
             post_save.connect(player_saved, sender=sender, dispatch_uid=f"games.{name}.saved")
 
         # The calendar feed's panel on the settings page (an accounts page).
-        calendar.panels_register()
+        settings_page_panels.connect(calendar.settings_page_panel)
 
     def sweep(self) -> Any:
         """This app's periodic work, for `manage.py sweep` (Celery beat runs

@@ -14,13 +14,12 @@ class NotificationsConfig(AppConfig):
         from notifications import receivers
 
         receivers.connect()
-        from core.panels import panel_register
-        from notifications import push_panels
+        from core.panels import settings_page_panels
+        from notifications import push_panels, webhook_panels
 
-        panel_register("settings_page", push_panels.settings_page_panel)
-        from notifications import webhook_panels
-
-        panel_register("settings_page", webhook_panels.settings_page_panel)
+        # Its panels on the settings page (an accounts page): push, then webhooks.
+        settings_page_panels.connect(push_panels.settings_page_panel)
+        settings_page_panels.connect(webhook_panels.settings_page_panel)
 
     def sweep(self) -> Any:
         """This app's periodic work, for `manage.py sweep` (Celery beat runs

@@ -1,4 +1,4 @@
-"""The settings page's panel for push notices (`core.panels` slot "settings_page", registered in
+"""The settings page's panel for push notices (`core.panels.settings_page_panels`, connected in
 `NotificationsConfig.ready`): this device's button, the player's devices, and the table of what
 goes to push and to webhooks."""
 

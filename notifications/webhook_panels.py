@@ -1,4 +1,4 @@
-"""The settings page's panel for webhooks (`core.panels` slot "settings_page", registered in
+"""The settings page's panel for webhooks (`core.panels.settings_page_panels`, connected in
 `NotificationsConfig.ready`): the player's webhooks, and the form to add one. Which kinds go to
 webhooks is chosen in the push panel's table (`push_panels`)."""
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
-from core.panels import Panel, panel_register
+from core.panels import Panel
 from games.models import Game
 from ratings import presenters, selectors
 from ratings.fair_play import Unrated
@@ -37,8 +37,3 @@ def level_ratings_panel(request: HttpRequest, **page: Any) -> Panel:
             "levels_url": reverse("ratings:levels"),
         },
     )
-
-
-def panels_register() -> None:
-    panel_register("game_over", unrated_reason_panel)
-    panel_register("new_game_levels", level_ratings_panel)

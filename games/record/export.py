@@ -37,7 +37,7 @@ from typing import Any
 from django.utils import translation
 
 import azul
-from core.additions import additions_collect
+from core.additions import additions_collect, game_export_additions
 from games.models import Game, Seat
 from games.presenters.deals import deals_view
 from games.presenters.game import result_view
@@ -100,5 +100,5 @@ def game_export(*, game: Game) -> dict[str, Any]:
             "ply": game.ply,
         },
         # What other apps add (the chat, when every player allowed it): `core.additions`.
-        **additions_collect("game_export", game=game),
+        **additions_collect(game_export_additions, game=game),
     }

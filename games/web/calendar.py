@@ -23,7 +23,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.http import AuthenticatedHttpRequest
 from core.holes import CSRF_HOLE
-from core.panels import Panel, panel_register
+from core.panels import Panel
 from games import throttles
 from games.presenters.calendar import calendar_feed_ics
 from games.presenters.times import user_zone_activated
@@ -181,7 +181,3 @@ def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
         "csrf_token": CSRF_HOLE,  # filled for this request by `core.panels`
     }
     return Panel.rendered(render_to_string("games/_calendar_settings.html", context))
-
-
-def panels_register() -> None:
-    panel_register("settings_page", settings_page_panel)
