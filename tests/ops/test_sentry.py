@@ -119,8 +119,12 @@ def run(code: str, **env: str) -> subprocess.CompletedProcess:
     )
 
 
-def received(sink: ThreadingHTTPServer) -> str:
-    """What the sink was sent, as the project's ingest endpoint would have taken it."""
+def reported(sink: ThreadingHTTPServer, code: str, *, printed: str) -> str:
+    """What Sentry (the sink) was sent by `code` run with SENTRY_DSN set, which printed
+    `printed`."""
+    done = run(code, SENTRY_DSN=f"http://publickey@127.0.0.1:{sink.server_address[1]}/42")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == printed
     envelopes = [body for path, body in sink.received if path == "/api/42/envelope/"]  # type: ignore[attr-defined]
     assert envelopes, sink.received  # type: ignore[attr-defined]
     return b"".join(envelopes).decode("utf-8", "replace")
@@ -128,11 +132,7 @@ def received(sink: ThreadingHTTPServer) -> str:
 
 @pytest.mark.django_db
 def test_an_error_in_a_view_reaches_sentry_without_personal_data_or_secrets(sentry_sink):
-    port = sentry_sink.server_address[1]
-    done = run(FAILING_REQUEST, SENTRY_DSN=f"http://publickey@127.0.0.1:{port}/42")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "500"
-    sent = received(sentry_sink)
+    sent = reported(sentry_sink, FAILING_REQUEST, printed="500")
     assert "RuntimeError" in sent and "the view failed" in sent
     assert "/notifications/unsubscribe/[Filtered]/" in sent
     for secret in (PASSWORD, SEED, TOKEN, SESSION, EMAIL):
@@ -141,11 +141,7 @@ def test_an_error_in_a_view_reaches_sentry_without_personal_data_or_secrets(sent
 
 @pytest.mark.django_db
 def test_an_error_in_a_task_reaches_sentry_without_personal_data_or_secrets(sentry_sink):
-    port = sentry_sink.server_address[1]
-    done = run(FAILING_TASK, SENTRY_DSN=f"http://publickey@127.0.0.1:{port}/42")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "FAILURE"
-    sent = received(sentry_sink)
+    sent = reported(sentry_sink, FAILING_TASK, printed="FAILURE")
     assert "SMTPRecipientsRefused" in sent and "tests.failing_mail" in sent
     # The error's message and the log line before it (a breadcrumb), their address scrubbed.
     assert "{'[Filtered]': (550, b'no such user')}" in sent
