@@ -22,7 +22,7 @@ from accounts.models import User
 from games.errors import GameError
 from games.models import Game
 from games.presenters.board import board_display
-from games.presenters.moves import move_rows, with_names
+from games.presenters.moves import move_rows, move_text, with_names
 from games.presenters.names import (
     game_title,
     players_title,
@@ -127,7 +127,7 @@ def _point_text(
         player = entry.get("player")
         last = _("%(name)s played %(move)s.") % {
             "name": names.get(player) or position_name(player),
-            "move": entry.get("move"),
+            "move": move_text(entry.get("move", "")),
         }
     if state.phase == "over":
         return _("%(last)s Game over.") % {"last": last}

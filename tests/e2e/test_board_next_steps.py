@@ -12,6 +12,7 @@ from games.models import Game
 from tests.e2e.test_korean import HANGUL
 from tests.e2e.test_next_game import play_a_move, two_games_waiting
 from tests.support.browser import DESKTOP, PHONE, set_confirm, signed_in
+from tests.support.factories import invite_game
 from tests.support.play import finish
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -181,3 +182,55 @@ def test_moving_on_by_itself_says_where_the_move_went(
     with page.expect_navigation(url=f"{live_server.url}/games/{here.id}/"):
         notice.get_by_role("link").click()
     assert page.locator(".moved-in").count() == 0
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_on_a_phone_the_smaller_ones(
+    browser, live_server, contexts, alice, bob, start_game, artifacts, language
+):
+    """A seat's "Open the seat to the lobby" on one line; the replay bar's controls named in
+    words a person reads; "Your game was created." gone once the player has moved; no chat in a
+    game against the computer alone."""
+    base = live_server.url
+    page = signed_in(browser_for(contexts, language, "phone"), base, alice)
+    waiting = invite_game(alice, bob)
+    page.goto(f"{base}/games/{waiting.id}/")
+    open_seat = page.locator(".seats-invited form:not(.seat-invite-form) button")
+    one_line = page.evaluate("parseFloat(getComputedStyle(document.body).lineHeight)") * 1.6
+    assert open_seat.bounding_box()["height"] < one_line + 20, open_seat.bounding_box()
+    page.screenshot(path=str(artifacts / f"next-steps-phone-{language}-seats.png"))
+
+    finished = finish(start_game(alice, bob))
+    page.goto(f"{base}/games/{finished.id}/replay/?ply=5")
+    controls = page.locator(".replay-controls a.button")
+    assert controls.count() >= 4
+    for i in range(controls.count()):
+        control = controls.nth(i)
+        word = control.locator(".control-label")
+        assert word.is_visible() and word.inner_text().strip(), control.inner_html()
+        box = control.bounding_box()
+        assert box["width"] >= 24 and box["height"] >= 24
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    page.screenshot(path=str(artifacts / f"next-steps-phone-{language}-replay.png"))
+
+    # A game against the computer, made from the form: said once, not after a move.
+    page.goto(f"{base}/games/new/")
+    page.locator("[name=seat2_kind]").select_option("computer:random")
+    page.click("#new-game-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}/$"))
+    created = page.locator(".content > .messages")
+    assert created.is_visible()
+    assert page.locator("#chat").count() == 0
+    page.wait_for_selector("#game.can-move")
+    set_confirm(alice, "off")
+    page.reload()
+    ply = int(page.locator("#game").get_attribute("data-ply"))
+    play_a_move(page)
+    # The computer answered, and the board is the player's again.
+    page.wait_for_function(
+        "ply => { const g = document.getElementById('game');"
+        " return g && Number(g.dataset.ply) >= ply + 2 && g.classList.contains('can-move'); }",
+        arg=ply,
+        timeout=30_000,
+    )
+    assert page.locator(".content > .messages").count() == 0
