@@ -6,6 +6,9 @@ pyproject.toml asks for."""
 from __future__ import annotations
 
 import inspect
+import shutil
+import subprocess
+import sys
 import tomllib
 import uuid
 from importlib.metadata import version
@@ -176,6 +179,7 @@ def test_sentry_takes_the_options_the_site_scrubs_with():
 
 
 def locked(path: str) -> dict[str, Version]:
+    """The versions a lock file pins (`path` from the project's folder, or absolute)."""
     pins = {}
     for line in (ROOT / path).read_text().splitlines():
         if line and not line[0].isspace() and not line.startswith("#"):
@@ -209,3 +213,18 @@ def test_the_sites_lock_takes_the_same_versions_as_the_developers():
     assert {name: dev.get(name) for name in locked("requirements/lock.txt")} == locked(
         "requirements/lock.txt"
     )
+
+
+@pytest.mark.slow
+def test_make_lock_solves_pyproject_to_the_locked_versions(tmp_path):
+    """`make lock` runs (in a copy: it asks the package index), and keeps the locked versions."""
+    for name in ("Makefile", "pyproject.toml", "README.md", "requirements"):
+        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
+        copy(ROOT / name, tmp_path / name)
+    done = subprocess.run(
+        ["make", "lock", f"VENV={sys.prefix}"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    for lock in ("requirements/lock.txt", "requirements/dev-lock.txt"):
+        # Versions, not hashes: an index may add a wheel to a release after it was locked.
+        assert locked(str(tmp_path / lock)) == locked(lock), lock
