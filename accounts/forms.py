@@ -6,6 +6,7 @@ from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.validators import MaxLengthValidator
+from django.db import transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -66,6 +67,12 @@ class SignupForm(AllauthSignupForm):
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data.get("time_zone") or UTC
+
+    def try_save(self, request: HttpRequest) -> Any:
+        # All of the new account or nothing: one that loses its name to a sign-up at the same
+        # moment (`accounts.signup`) leaves no row behind.
+        with transaction.atomic():
+            return super().try_save(request)
 
     def custom_signup(self, request: HttpRequest, user: User) -> None:
         super().custom_signup(request, user)

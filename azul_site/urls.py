@@ -53,6 +53,7 @@ urlpatterns = [
     path("i18n/setlang/", i18n.set_language, name="set_language"),
     # Only our own strings (locale/), not those of the admin's scripts; kept by browsers.
     path("jsi18n/", i18n.javascript_catalog, name="javascript-catalog"),
+    path("accounts/", include(accounts_urls.allauth_pages)),
     path("accounts/", include("allauth.urls")),
     path("", include((accounts_pages, accounts_urls.app_name))),
     path("", include("games.urls")),
