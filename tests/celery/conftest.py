@@ -4,14 +4,12 @@ workers, and an SMTP server that keeps what it is sent."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable, Iterator
 
 import pytest
 
 from azul_site.celery import app
-from tests.support.outage import RedisServer
+from tests.support.outage import RedisServer, running_redis_server
 from tests.support.smtp import smtp_server
 from tests.support.workers import MailSink, Worker, reset_broker_pools
 
@@ -36,16 +34,8 @@ def _logs_agree_at_the_end(request) -> Iterator[None]:
 @pytest.fixture
 def redis_server() -> Iterator[RedisServer]:
     """A `redis-server` of this test's own on a free port, started; stopped after the test."""
-    if shutil.which("redis-server") is None:
-        if os.environ.get("CI"):
-            pytest.fail("redis-server is not installed")
-        pytest.skip("redis-server is not installed")
-    server = RedisServer()
-    server.start()
-    try:
+    with running_redis_server() as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

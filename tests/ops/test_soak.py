@@ -1,21 +1,20 @@
-"""The soak's two-minute version (`make soak` runs ten): players on the real stack while each of
-its faults is injected once (`--fault-every 15` over 120 s: the worker, Redis stopped, a gunicorn
-worker, the database's connections, Redis hung, the sweep), and then nothing lost
-(scripts/soak.py's checks). The script starts and stops everything itself, on a database and a
-Redis of its own."""
+"""The soak's two-minute version (`make soak` with SOAK_ARGS; ten minutes by default): players on
+the real stack while each of its faults is injected once (`--fault-every 15` over 120 s: the
+worker, Redis stopped, a gunicorn worker, the database's connections, Redis hung, the sweep), and
+then nothing lost (scripts/soak.py's checks). The script starts and stops everything itself, on a
+database and a Redis of its own."""
 
 from __future__ import annotations
 
 import os
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 import yaml
 from django.db import connection
 
+from tests.support.commands import make
 from tests.support.databases import ROOT, database_url
 
 FAULTS = (
@@ -34,13 +33,12 @@ def test_two_minutes_of_faults_lose_nothing():
     # One database per xdist worker, and never `make soak`'s.
     name = f"azul_soak_ci_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
     assert connection.vendor == "postgresql"
-    run = subprocess.run(
-        [sys.executable, "scripts/soak.py", "--seconds", "120", "--fault-every", "15"],
-        cwd=ROOT,
-        env={**os.environ, "SOAK_DATABASE_URL": database_url(name)},
-        capture_output=True,
-        text=True,
+    run = make(
+        "soak",
+        "SOAK_ARGS=--seconds 120 --fault-every 15",
         timeout=600,
+        check=False,
+        SOAK_DATABASE_URL=database_url(name),
     )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     injected = re.search(r"faults injected +\d+: (.*)", run.stdout)

@@ -4,6 +4,7 @@ answers."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -11,6 +12,8 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+import pytest
 
 
 def closed_port() -> int:
@@ -62,6 +65,22 @@ class RedisServer:
             self.process.terminate()
             self.process.wait(timeout=10)
             self.process = None
+
+
+@contextmanager
+def running_redis_server() -> Iterator[RedisServer]:
+    """A `RedisServer`, started, and stopped after; the test is skipped where `redis-server` is
+    not installed (failed on CI, where it must be)."""
+    if shutil.which("redis-server") is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is not installed")
+        pytest.skip("redis-server is not installed")
+    server = RedisServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @contextmanager
