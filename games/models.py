@@ -311,6 +311,11 @@ class LogEntry(models.Model):
         DEAL = "deal", _("Deal")
         MOVE = "move", _("Move")
 
+    class Mover(models.TextChoices):
+        PERSON = "person", _("Person")
+        COMPUTER = "computer", _("Computer")
+        SERVER = "server", _("Server")
+
     # No index of its own: the unique (game, number) index serves lookups by game, and every
     # move writes one index less.
     game = models.ForeignKey(
@@ -322,6 +327,22 @@ class LogEntry(models.Model):
     # {"kind": "deal", "tiles": [[colour, ...], ...]} or {"kind": "move", "player": p, "move": ...}
     data = models.JSONField(encoder=OrjsonEncoder, decoder=OrjsonDecoder)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who made a move, as it was written (`services.playing.play_in_memory`): a person (and
+    # `mover`, their account), the computer, or the server at a timeout. Blank for a deal, and
+    # for the moves written before the log said (unknown: `check_game_logs` skips them).
+    mover_kind = models.CharField(max_length=8, choices=Mover.choices, blank=True, default="")
+    # The account that made a person's move: what `check_game_logs` holds the seat's account
+    # to. A record of the id as written, so neither an index nor a constraint: a move's insert
+    # and an account's removal cost what they did before.
+    mover = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.DO_NOTHING,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
 
     class Meta:
         ordering = ["game", "number"]

@@ -19,6 +19,12 @@ computer played the game out); a move without it was made by its seat's holder (
 seat's, by the computer). The engine ignores `"server"`, so a reader of the format before it
 reads these files as before (`selectors.server_moves` says which moves they are).
 
+A move also says who made it, as its log entry recorded it when it was played: `"by"` is
+`"person"` (and `"by_player"` the username of the account that moved, null for a deleted
+account, absent in a study, whose seats are nobody's), `"computer"` or `"server"` (at a
+timeout). Moves played before the log recorded it say
+nothing (unknown); so does a reader of the format before it, which ignores both.
+
 `deals` is the commitment to the seed the deals were drawn from, and once the game is over
 the seed and the players' contributions (`presenters.deals`): `python -m azul.verify
 export.json` then checks every deal (`azul.fairness`). `format_version` changes only when a
@@ -37,8 +43,9 @@ from typing import Any
 from django.utils import translation
 
 import azul
+from accounts.models import User
 from core.additions import additions_collect, game_export_additions
-from games.models import Game, Seat
+from games.models import Game, LogEntry, Seat
 from games.presenters.deals import deals_view
 from games.presenters.game import result_view
 from games.presenters.names import player_name, public_username, seat_names
@@ -63,13 +70,33 @@ def study_importer(game: Game) -> str | None:
     return player_name(game.created_by) if game.is_study else None
 
 
-def _entries(summary: dict[str, Any]) -> list[dict[str, Any]]:
-    """The log's entries, each move the server made for a person's seat saying why."""
+def _entries(game: Game, summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The log's entries, each move the server made for a person's seat saying why, and each
+    move who made it (where its log entry says)."""
     server = summary["server_moves"]
-    return [
-        {**entry, "server": server[index]} if index in server else entry
-        for index, entry in enumerate(summary["entries"])
-    ]
+    usernames = _mover_usernames(game, summary["movers"])
+    entries = []
+    for index, entry in enumerate(summary["entries"]):
+        if index in server:
+            entry = {**entry, "server": server[index]}
+        if index in summary["movers"]:
+            kind, mover_id = summary["movers"][index]
+            entry = {**entry, "by": kind}
+            if kind == LogEntry.Mover.PERSON and mover_id is not None:
+                entry["by_player"] = usernames.get(mover_id)
+        entries.append(entry)
+    return entries
+
+
+def _mover_usernames(game: Game, movers: dict[int, tuple[str, int | None]]) -> dict[Any, Any]:
+    """Account id -> public username, for the accounts that moved: the seats' own (no query),
+    and any other (one query, only when a seat's account is not the one that moved)."""
+    usernames = {s.user_id: public_username(s.user) for s in game.seat_list if s.user_id}
+    others = {mover_id for _kind, mover_id in movers.values() if mover_id not in usernames}
+    others.discard(None)
+    for user in User.objects.filter(pk__in=others):
+        usernames[user.pk] = public_username(user)
+    return usernames
 
 
 def game_export(*, game: Game) -> dict[str, Any]:
@@ -87,7 +114,7 @@ def game_export(*, game: Game) -> dict[str, Any]:
         "variant": game.variant,
         "first_player": game.first_player,
         "players": [_player(seat, names[seat.position]) for seat in game.seat_list],
-        "entries": _entries(summary),
+        "entries": _entries(game, summary),
         "result": result_view(state) if state.phase == "over" else None,
         "deals": {key: value for key, value in deals_view(game).items() if key != "verifiable"},
         "game": {

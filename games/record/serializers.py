@@ -53,6 +53,21 @@ class ExportEntrySerializer(serializers.Serializer):
             " holder"
         ),
     )
+    by = serializers.CharField(
+        required=False,
+        help_text=(
+            "move: who made it, as the log recorded it when it was played: 'person', 'computer'"
+            " or 'server' (at a timeout); absent: not recorded (an older move)"
+        ),
+    )
+    by_player = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text=(
+            "move by a person: the username of the account that made it (null: a deleted"
+            " account); ignored on import, like the players' usernames"
+        ),
+    )
 
 
 class ExportGameSerializer(serializers.Serializer):

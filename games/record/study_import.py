@@ -35,7 +35,7 @@ MAX_ENTRIES = 2000
 """Far beyond any game's log (a 4-player game runs to a few hundred entries); the request body's
 size limit refuses most longer files first."""
 
-MOVE_KEYS = {"kind", "player", "move", "timeout", "server"}
+MOVE_KEYS = {"kind", "player", "move", "timeout", "server", "by", "by_player"}
 DEAL_KEYS = {"kind", "tiles"}
 PLAYER_KINDS = ("human", "computer")
 
@@ -161,6 +161,7 @@ def _canonical_entry(index: int, raw: Any, players: int) -> dict[str, Any]:
                 f" not {server!r}.",
                 entry=index,
             )
+        by = _checked_mover(where, index, raw, timeout)
         unknown = set(raw) - MOVE_KEYS
         if unknown:
             raise InvalidImport(f"{where}: unknown field {sorted(unknown)[0]!r}.", entry=index)
@@ -172,8 +173,34 @@ def _canonical_entry(index: int, raw: Any, players: int) -> dict[str, Any]:
             entry["timeout"] = True
         if server is not None:
             entry["server"] = server
+        if by:
+            entry["by"] = by  # taken off into the log entry's `mover_kind` (`study_import`)
         return entry
     raise InvalidImport(f"{where}: 'kind' must be 'deal' or 'move', not {kind!r}.", entry=index)
+
+
+def _checked_mover(where: str, index: int, raw: dict[str, Any], timeout: bool) -> str:
+    """Who made a move, as the file says (`"by"`; "" when it does not): the server's moves are
+    the timeouts. `"by_player"` is not kept (a study's seats belong to no account), only
+    checked to be a name."""
+    by = raw.get("by", "")
+    if by and by not in LogEntry.Mover.values:
+        allowed = ", ".join(repr(kind) for kind in LogEntry.Mover.values)
+        raise InvalidImport(
+            f"{where}: 'by' says who made the move: one of {allowed}, not {by!r}.", entry=index
+        )
+    if by and timeout != (by == LogEntry.Mover.SERVER):
+        raise InvalidImport(
+            f"{where}: a move 'by' the server is one made at a timeout, and only it.",
+            entry=index,
+        )
+    by_player = raw.get("by_player")
+    if by_player is not None and (by != LogEntry.Mover.PERSON or not isinstance(by_player, str)):
+        raise InvalidImport(
+            f"{where}: 'by_player' is the username of the person who made a move 'by' a person.",
+            entry=index,
+        )
+    return str(by)
 
 
 def _replayed_checked(
@@ -260,6 +287,11 @@ def study_validate(data: Any) -> dict[str, Any]:
     if len(entries) > MAX_ENTRIES:
         raise InvalidImport(f"entries: more than {MAX_ENTRIES}: no game is that long.")
     canonical, state = _replayed_checked(entries, len(players), variant, first_player)
+    for index, entry in enumerate(canonical):
+        if entry.get("by") == LogEntry.Mover.PERSON and players[entry["player"]]["kind"] != "human":
+            raise InvalidImport(
+                f"entry {index}: a move 'by' a person at a computer's seat.", entry=index
+            )
     _check_result(data.get("result"), state)
     return {
         "variant": variant,
@@ -364,11 +396,25 @@ def study_import(*, user: User, data: Any) -> Game:
         Seat.objects.bulk_create(seats)
         LogEntry.objects.bulk_create(
             LogEntry(
-                game=game, number=number, kind=entry["kind"], player=entry.get("player"), data=entry
+                game=game,
+                number=number,
+                kind=entry["kind"],
+                player=entry.get("player"),
+                data=entry,
+                mover_kind=by,
             )
-            for number, entry in enumerate(study["entries"])
+            for number, (entry, by) in enumerate(_movers_taken_off(study["entries"]))
         )
     return game
+
+
+def _movers_taken_off(entries: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+    """Each entry as the engine's log keeps it, and who made it (its `"by"`, kept in the log
+    entry's own column as a game played here keeps it)."""
+    return [
+        ({key: value for key, value in entry.items() if key != "by"}, entry.get("by", ""))
+        for entry in entries
+    ]
 
 
 def study_imported(*, game: Game) -> dict[str, Any]:

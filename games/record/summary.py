@@ -32,7 +32,7 @@ REPLAY_CACHE_SECONDS_IN_PLAY = 600
 """A game in progress has a new summary at each ply, so each is kept only while it is likely to
 be looked at again (someone stepping through the game so far)."""
 
-SUMMARY_VERSION = 2
+SUMMARY_VERSION = 3
 """Part of the cache key: bump it when the summary's shape changes, so that no process reads a
 summary written by another version of this module."""
 
@@ -165,7 +165,9 @@ def replay_summary(*, game: Game) -> dict[str, Any]:
     - `points`: entry index -> the wall tiles (and points) that move earned at its round's tiling;
     - `final`: the state after the whole log;
     - `server_moves`: entry index -> why the server made that move for a person's seat
-      (`selectors.server_moves`), for the moves it made.
+      (`selectors.server_moves`), for the moves it made;
+    - `movers`: entry index -> (`LogEntry.Mover`, the account's id or None), for the moves
+      whose log entry says who made them.
     """
     first_player = require_started(game)
 
@@ -177,6 +179,11 @@ def replay_summary(*, game: Game) -> dict[str, Any]:
         if seats is None:
             seats = list(game.seats.all())
         summary["server_moves"] = server_moves(seats=seats, entries=records)
+        summary["movers"] = {
+            index: (record["mover_kind"], record["mover_id"])
+            for index, record in enumerate(records)
+            if record["mover_kind"]
+        }
         return summary
 
     finished = game.status == Game.Status.FINISHED

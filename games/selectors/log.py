@@ -20,6 +20,8 @@ class LogRecord(TypedDict):
     player: int | None  # the seat that moved; None for a deal
     data: dict[str, Any]
     created_at: datetime.datetime
+    mover_kind: str  # LogEntry.Mover, or "" (a deal, or a move from before the log said)
+    mover_id: int | None  # the account of a person's move
 
 
 def log_entries(*, game: Game | uuid.UUID, up_to_ply: int | None = None) -> list[LogRecord]:
@@ -29,7 +31,9 @@ def log_entries(*, game: Game | uuid.UUID, up_to_ply: int | None = None) -> list
     entries = LogEntry.objects.filter(game=game)
     if up_to_ply is not None:
         entries = entries.filter(number__lt=up_to_ply)
-    rows = entries.order_by("number").values("number", "kind", "player", "data", "created_at")
+    rows = entries.order_by("number").values(
+        "number", "kind", "player", "data", "created_at", "mover_kind", "mover_id"
+    )
     return list(rows)  # type: ignore[arg-type]  # the values() rows are LogRecords
 
 

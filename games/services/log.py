@@ -12,19 +12,25 @@ from __future__ import annotations
 from typing import Any
 
 import azul
+from accounts.models import User
 from games.models import Game, LogEntry, Seat
 from games.services.deals import round_tiles
 
 
-def next_log_entry(game: Game, entry: dict[str, Any]) -> LogEntry:
+def next_log_entry(
+    game: Game, entry: dict[str, Any], *, mover_kind: str = "", mover: User | None = None
+) -> LogEntry:
     """The log entry `entry` (an engine log dict) as the game's next, numbered with its ply, and
-    the game's ply moved past it; the caller writes the entries it collects in one INSERT."""
+    the game's ply moved past it; the caller writes the entries it collects in one INSERT. A
+    move says who made it (`LogEntry.Mover`, and a person's account)."""
     log_entry = LogEntry(
         game=game,
         number=game.ply,
         kind=entry["kind"],
         player=entry.get("player"),
         data=entry,
+        mover_kind=mover_kind,
+        mover=mover,
     )
     game.ply += 1
     return log_entry

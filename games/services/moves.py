@@ -60,7 +60,7 @@ def move_submit(*, game_id: Any, user: User, move: str, expected_ply: int) -> Ga
         with transaction.atomic():
             game = lock_game(pk)
             seats, seat = may_move(game, user, expected_ply)
-            return play_and_write(game, seats, seat.position, move)
+            return play_and_write(game, seats, seat.position, move, player=user)
     except IntegrityError:
         # The unique (game, number) backstop: another writer appended this ply first.
         raise StaleMove(game_ply(game_id=pk) or 0) from None

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import azul
+from accounts.models import User
 from azul.ai.bots import choose_move
 from core import metrics
 from core.tasks import send_on_commit
@@ -94,11 +95,13 @@ def play_in_memory(
     move: str,
     *,
     timeout: bool = False,
+    player: User | None = None,
 ) -> list[LogEntry]:
     """Play `move` for `position` on `game` in memory (state, ply, deadline; the result and the
-    seats' scores if it ends the game) and return the log entries to append: the move (marked
-    as the server's if it was made at a `timeout`), then the next round's deal when one is due.
-    The caller has checked that `position` may move."""
+    seats' scores if it ends the game) and return the log entries to append: the move, then the
+    next round's deal when one is due. The move is logged as made by `player`, the person who
+    holds the seat, when given; else by the server if made at a `timeout` (and marked so in the
+    engine's entry), else by the computer. The caller has checked that `position` may move."""
     try:
         parsed = azul.parse_move(move)
     except azul.InvalidNotation as exc:
@@ -117,7 +120,11 @@ def play_in_memory(
     entry = azul.move_entry(position, parsed)
     if timeout:
         entry["timeout"] = True
-    entries = [next_log_entry(game, entry)]
+    if player is not None:
+        mover_kind = LogEntry.Mover.PERSON
+    else:
+        mover_kind = LogEntry.Mover.SERVER if timeout else LogEntry.Mover.COMPUTER
+    entries = [next_log_entry(game, entry, mover_kind=mover_kind, mover=player)]
     if new_state.phase == "deal":
         new_state = deal_round(game, new_state, entries, seats=seats)
 
@@ -187,9 +194,12 @@ def count_on_commit(game: Game, seats: list[Seat], entries: list[LogEntry]) -> N
     transaction.on_commit(committed)
 
 
-def play_and_write(game: Game, seats: list[Seat], position: int, move: str) -> Game:
-    """Play and write a move; the caller holds the game's lock and has checked that `position`
-    may move."""
+def play_and_write(
+    game: Game, seats: list[Seat], position: int, move: str, *, player: User | None = None
+) -> Game:
+    """Play and write a move, by `player` (else the computer's); the caller holds the game's
+    lock and has checked that `position` may move."""
     before = started_state(game)
-    write_moves(game, seats, play_in_memory(game, seats, before, position, move), before)
+    entries = play_in_memory(game, seats, before, position, move, player=player)
+    write_moves(game, seats, entries, before)
     return game

@@ -14,6 +14,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games import selectors, services
 from games.models import Game, LogEntry, Seat
 from games.record.export import game_export
@@ -141,6 +142,18 @@ TAMPERS = {
         "active",
         lambda game: LogEntry.objects.filter(game=game, number=game.ply - 1).delete(),
         "entries",
+    ),
+    "seat-given-to-another-account": (
+        "active",
+        lambda game: seats(game, position=0).update(user=User.objects.get(username="dave")),
+        "of its moves were made by player",
+    ),
+    "a-timeout-said-a-persons-move": (
+        "timed out",
+        lambda game: LogEntry.objects.filter(game=game, data__timeout=True).update(
+            mover_kind=LogEntry.Mover.PERSON
+        ),
+        "is a move by the person, but at a timeout",
     ),
     "log-in-an-open-game": (
         "open",

@@ -1,5 +1,5 @@
 """Replay every game's log through the engine and report any game whose cached state or seats
-disagree with it.
+disagree with it, and any seat whose account is not the one that made its moves.
 
 One line per problem, `game <id>: <what is wrong>`, and a non-zero exit when there is one. Run it
 after a deploy that touched the engine, or from a monitoring job (the test suite runs it over
@@ -24,7 +24,11 @@ STARTED = (Game.Status.ACTIVE, Game.Status.FINISHED)
 
 def check_game(game: Game, entries: list[LogEntry], seats: list[Seat]) -> list[str]:
     """What is wrong with one game's cache and seats (empty when they agree with the log)."""
-    problems = [*_check_entries(game, entries), *_check_seats(game, entries, seats)]
+    problems = [
+        *_check_entries(game, entries),
+        *_check_seats(game, entries, seats),
+        *_check_movers(game, entries, seats),
+    ]
     if game.status not in STARTED:
         if entries or game.state:
             problems.append(f"status is {game.status} but the game has a log or a state")
@@ -110,6 +114,38 @@ def _check_seats(game: Game, entries: list[LogEntry], seats: list[Seat]) -> list
             problems.append(
                 f"{where} counts {seat.timeouts} timeouts but the log has {timeouts[seat.position]}"
             )
+    return problems
+
+
+def _check_movers(game: Game, entries: list[LogEntry], seats: list[Seat]) -> list[str]:
+    """Who made the moves, where the log says (`LogEntry.mover_kind`; moves written before it
+    did are unknown, and skipped): a person's moves only at a person's seat, by the account
+    that holds it; the server's moves exactly the timeouts."""
+    problems = []
+    by_position = {seat.position: seat for seat in seats}
+    strangers: dict[int, list[LogEntry]] = {}
+    for entry in entries:
+        if entry.kind != LogEntry.Kind.MOVE or not entry.mover_kind:
+            continue
+        seat = by_position.get(entry.player)  # type: ignore[arg-type]
+        timeout = isinstance(entry.data, dict) and bool(entry.data.get("timeout"))
+        if timeout != (entry.mover_kind == LogEntry.Mover.SERVER):
+            problems.append(
+                f"log entry {entry.number} is a move by the {entry.mover_kind}, but"
+                f" {'' if timeout else 'not '}at a timeout"
+            )
+        if seat is None or entry.mover_kind != LogEntry.Mover.PERSON:
+            continue
+        if seat.kind != Seat.Kind.HUMAN:
+            problems.append(f"log entry {entry.number} is a person's move at a computer's seat")
+        elif not game.is_study and entry.mover_id != seat.user_id:
+            strangers.setdefault(seat.position, []).append(entry)
+    for position, moves in strangers.items():
+        movers = ", ".join(sorted({str(entry.mover_id) for entry in moves}))
+        problems.append(
+            f"seat {position} is player {by_position[position].user_id}'s but {len(moves)} of"
+            f" its moves were made by player {movers} (first: log entry {moves[0].number})"
+        )
     return problems
 
 
