@@ -13,8 +13,9 @@ lock it: `games.services.setup`):
 3. the notifications to them go, and those to others not sent yet name them "deleted player";
 4. the analyses they asked for no longer say who asked;
 5. their private notes on games go, and their calendar feed;
-6. their chat messages stay in their games, shown as by "deleted player"; their chat settings,
-   mutes and reports go (`chat.services.chat_forget_player`).
+6. their chat messages go from every game if they chose so, else they stay, shown as by
+   "deleted player"; their chat settings, mutes and reports go
+   (`chat.services.chat_forget_player`).
 
 Ratings stay (the others' ratings were computed with them); a deleted player is on no
 leaderboard (`ratings.selectors.leaderboard`).
@@ -34,9 +35,10 @@ from games.services.notes import player_notes_forget
 from notifications.services import notifications_forget_player
 
 
-def account_delete(*, user: User, password: object) -> None:
+def account_delete(*, user: User, password: object, chat_messages_removed: bool = False) -> None:
     """Delete `user`'s account, if `password` is theirs (else AccountDeletionRefused, and
-    nothing changes). See the module docstring."""
+    nothing changes), and their chat messages with it if `chat_messages_removed`. See the
+    module docstring."""
     deletion_password_check(user=user, password=password)
     with transaction.atomic():
         locked = User.objects.select_related(None).select_for_update().get(pk=user.pk)
@@ -51,4 +53,4 @@ def account_delete(*, user: User, password: object) -> None:
             user_id=locked.pk, old_username=old_username, new_username=locked.get_username()
         )
         analyses_forget_requester(user_id=locked.pk)
-        chat_forget_player(user_id=locked.pk)
+        chat_forget_player(user_id=locked.pk, messages_removed=chat_messages_removed)

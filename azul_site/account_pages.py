@@ -23,26 +23,44 @@ from accounts.http import AuthenticatedHttpRequest
 from azul_site.account_deletion import account_delete
 from azul_site.player_data import player_data
 
+# What the player chose for their chat messages (`account_delete`'s `chat_messages_removed`).
+CHAT_MESSAGES_KEPT = "keep"
+CHAT_MESSAGES_REMOVED = "remove"
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_delete_view(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """GET: what deleting the account does, and the form that asks for the password. POST:
-    delete it, sign out, and go home."""
+    """GET: what deleting the account does, and the form that asks for the password and whether
+    the chat messages stay. POST: delete it, sign out, and go home."""
     error = ""
+    chat_messages = request.POST.get("chat_messages", CHAT_MESSAGES_KEPT)
     if request.method == "POST":
-        try:
-            account_delete(user=request.user, password=request.POST.get("password", ""))
-        except AccountDeletionRefused as exc:
-            error = exc.message
+        if chat_messages not in (CHAT_MESSAGES_KEPT, CHAT_MESSAGES_REMOVED):
+            error = gettext(
+                "Choose whether your chat messages stay or go: your account was not deleted."
+            )
+            chat_messages = CHAT_MESSAGES_KEPT
         else:
-            logout(request)
-            messages.success(request, gettext("Your account was deleted. Goodbye."))
-            return redirect("home")
-    response = render(
-        request, "accounts/delete_account.html", {"error": error}, status=400 if error else 200
-    )
-    return response
+            removed = chat_messages == CHAT_MESSAGES_REMOVED
+            try:
+                account_delete(
+                    user=request.user,
+                    password=request.POST.get("password", ""),
+                    chat_messages_removed=removed,
+                )
+            except AccountDeletionRefused as exc:
+                error = exc.message
+            else:
+                logout(request)
+                if removed:
+                    goodbye = gettext("Your account and your chat messages were deleted. Goodbye.")
+                else:
+                    goodbye = gettext("Your account was deleted. Goodbye.")
+                messages.success(request, goodbye)
+                return redirect("home")
+    context = {"error": error, "chat_messages": chat_messages}
+    return render(request, "accounts/delete_account.html", context, status=400 if error else 200)
 
 
 class DataDownloadThrottle(SimpleRateThrottle):

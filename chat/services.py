@@ -138,12 +138,7 @@ def message_post(*, game_id: Any, user: User, text: Any) -> Message:
             repeatable=True,
             context={"first_message_id": message.pk},
         )
-        # Now, and again once committed: a page that read the chat in between, and kept it
-        # under the version of now, is not read again.
-        versions.game_changed(access.game.pk)
-        transaction.on_commit(lambda: versions.game_changed(access.game.pk))
-        # Open boards of the game refresh their chat (their live wait wakes), the game unchanged.
-        transaction.on_commit(lambda: effects.board_side_changed(game_id=access.game.pk))
+        _game_chat_changed(access.game.pk)
         return message
 
 
@@ -256,11 +251,26 @@ def block_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
     versions.user_changed(instance.blocked_id)
 
 
-def chat_forget_player(*, user_id: Any) -> None:
-    """An account deletion: the player's chat settings, mutes and reports go; their messages
-    stay, shown as by "deleted player" (`accounts.names.player_name`)."""
+def chat_forget_player(*, user_id: Any, messages_removed: bool = False) -> None:
+    """An account deletion: the player's chat settings, mutes and reports go. Their messages go
+    too if they chose so (`messages_removed`), from every game's chat and from the emails not
+    sent yet; else they stay, shown as by "deleted player" (`accounts.names.player_name`)."""
     Privacy.objects.filter(user_id=user_id).delete()
     Mute.objects.filter(Q(user_id=user_id) | Q(muted_id=user_id)).delete()
     Report.objects.filter(reporter_id=user_id).delete()
+    if messages_removed:
+        messages = Message.objects.filter(author_id=user_id)
+        game_ids = set(messages.values_list("game_id", flat=True))
+        messages.delete()  # and the others' reports of them
+        for game_id in game_ids:
+            _game_chat_changed(game_id)
     versions.user_changed(user_id)
     versions.settings_changed()
+
+
+def _game_chat_changed(game_id: Any) -> None:
+    """After a write to the game's chat: now, and again once committed, so that a page that
+    read the chat in between is not read again; and the game's open boards refresh their chat."""
+    versions.game_changed(game_id)
+    transaction.on_commit(lambda: versions.game_changed(game_id))
+    transaction.on_commit(lambda: effects.board_side_changed(game_id=game_id))
