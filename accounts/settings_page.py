@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -10,6 +13,7 @@ from django.utils import timezone
 from accounts import selectors
 from accounts.forms import ApiTokenForm, ProfileForm, VacationForm
 from accounts.http import AuthenticatedHttpRequest
+from core.form_answers import first_error_focused
 from core.panels import panels_render, settings_page_panels
 
 
@@ -20,12 +24,16 @@ def settings_page(
     vacation_form: VacationForm | None = None,
     token_form: ApiTokenForm | None = None,
     new_key: str | None = None,
+    panels: Mapping[str, Any] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """The page with the forms as given (a posted one with its errors), the others fresh.
-    `new_key`, a token's, is shown once: on the response that created it."""
+    """The page with the forms as given (a posted one with its errors, its first field in error
+    focused), the others fresh. `new_key`, a token's, is shown once: on the response that
+    created it. `panels`: what a panel's form refused, for its builder (the webhook's)."""
     if form is None:
         form = ProfileForm(instance=selectors.profile_for(user=request.user))
+    for posted in (form, vacation_form, token_form):
+        first_error_focused(posted)
     profile = form.instance
     now = timezone.now()
     context = {
@@ -39,6 +47,6 @@ def settings_page(
         "blocks": list(selectors.blocks_of(user=request.user)),
         "follows": list(selectors.following_of(user=request.user)),
         # Settings of apps higher up (the chat's spectators), which accounts does not import.
-        "more_settings": panels_render(settings_page_panels, request),
+        "more_settings": panels_render(settings_page_panels, request, **(panels or {})),
     }
     return render(request, "accounts/settings.html", context, status=status)

@@ -12,6 +12,7 @@ from accounts.forms import ApiTokenForm, ProfileForm
 from accounts.http import AuthenticatedHttpRequest
 from accounts.middleware import language_cookie_set
 from accounts.settings_page import settings_page
+from core.form_answers import answer
 
 
 @login_required
@@ -28,7 +29,7 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
                 # The pages follow a language chosen here at once, as the switcher's would.
                 translation.activate(profile.language)
                 language_cookie_set(response, profile.language)
-            messages.success(request, gettext("Your settings were saved."))
+            answer(request, messages.SUCCESS, gettext("Your settings were saved."), place="profile")
             return response
         return settings_page(request, form=form)
     return settings_page(request, form=ProfileForm(instance=profile))
@@ -59,11 +60,12 @@ def token_create_view(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_POST
 def token_revoke_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     if services.token_revoke(user=request.user, token_id=request.POST.get("token")):
-        messages.success(
-            request, gettext("The API token was revoked; programs using it are locked out.")
-        )
+        level = messages.SUCCESS
+        text = gettext("The API token was revoked; programs using it are locked out.")
     else:
-        messages.error(request, gettext("You have no such token: it may be revoked already."))
+        level = messages.ERROR
+        text = gettext("You have no such token: it may be revoked already.")
+    answer(request, level, text, place="api-tokens")
     return redirect("accounts:settings")
 
 
@@ -99,15 +101,27 @@ def verification_resend_view(request: HttpRequest) -> HttpResponse:
     return redirect("account_email_verification_sent")
 
 
-def _back(request: HttpRequest) -> HttpResponse:
-    """Back to the page the form was on (`next`, a path of this site: the player's page), else
-    to the settings page."""
+def _next(request: HttpRequest) -> str:
+    """The page the form was on (`next`, a path of this site: the player's page), or "" for the
+    settings page."""
     back = request.POST.get("next", "")
     if back and url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        return redirect(back)
-    return redirect("accounts:settings")
+        return back
+    return ""
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    return redirect(_next(request) or "accounts:settings")
+
+
+def _said(request: HttpRequest, level: int, text: str, *, place: str) -> None:
+    """The answer beside the settings page's list at `place`, or atop the page the form was on."""
+    if _next(request):
+        messages.add_message(request, level, text)
+    else:
+        answer(request, level, text, place=place)
 
 
 @login_required
@@ -138,9 +152,10 @@ def block_delete_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         services.block_delete(blocker=request.user, username=username)
     except services.BlockError as exc:
-        messages.error(request, exc.message)
+        _said(request, messages.ERROR, exc.message, place="blocked-players")
     else:
-        messages.success(request, gettext("You unblocked %(name)s.") % {"name": username})
+        text = gettext("You unblocked %(name)s.") % {"name": username}
+        _said(request, messages.SUCCESS, text, place="blocked-players")
     return _back(request)
 
 
@@ -171,7 +186,8 @@ def follow_delete_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         services.follow_delete(follower=request.user, username=username)
     except services.FollowError as exc:
-        messages.error(request, exc.message)
+        _said(request, messages.ERROR, exc.message, place="followed-players")
     else:
-        messages.success(request, gettext("You no longer follow %(name)s.") % {"name": username})
+        text = gettext("You no longer follow %(name)s.") % {"name": username}
+        _said(request, messages.SUCCESS, text, place="followed-players")
     return _back(request)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.messages import get_messages
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.urls import reverse
@@ -15,6 +16,10 @@ from accounts.models import Profile
 from core.panels import Panel
 from notifications import devices, push
 from notifications.models import CHANNEL_CHOICES
+
+# Where the forms' answers are shown (`core.form_answers`).
+DEVICES_PLACE = "push-devices"
+CHOICES_PLACE = "channel-choices"
 
 
 def choice_label(name: str) -> Any:
@@ -43,6 +48,7 @@ def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
             }
             for name in CHANNEL_CHOICES
         ],
+        "messages": get_messages(request),
         "csrf_token": get_token(request),
     }
     return Panel("notifications/_push_settings.html", context)

@@ -1,6 +1,6 @@
 """The settings page's forms for push notices and the channels' choices (they work without the
 page's script): remove a device, save which kinds go to push and to webhooks. Thin, over
-`notifications.devices`."""
+`notifications.devices`; each answers beside its form (`core.form_answers`)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.http import AuthenticatedHttpRequest
+from core.form_answers import answer
 from notifications import devices
-
-SECTION = "#push-settings"
+from notifications.push_panels import CHOICES_PLACE, DEVICES_PLACE
 
 
 def _back() -> HttpResponse:
-    return redirect(reverse("accounts:settings") + SECTION)
+    # No fragment: the answer's focus scrolls to it (a fragment would win over it).
+    return redirect("accounts:settings")
 
 
 @login_required
@@ -28,9 +28,10 @@ def device_remove(request: AuthenticatedHttpRequest, subscription_id: int) -> Ht
     try:
         devices.subscription_delete(user_id=request.user.pk, subscription_id=subscription_id)
     except devices.NoSuchDevice as exc:
-        messages.error(request, exc.message)
+        answer(request, messages.ERROR, exc.message, place=DEVICES_PLACE)
     else:
-        messages.success(request, _("The device was removed: it gets no more notices."))
+        text = _("The device was removed: it gets no more notices.")
+        answer(request, messages.SUCCESS, text, place=DEVICES_PLACE)
     return _back()
 
 
@@ -42,7 +43,8 @@ def channels_save(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         devices.channels_set(user_id=request.user.pk, changes=changes)
     except devices.DeviceError as exc:
-        messages.error(request, exc.message)
+        answer(request, messages.ERROR, exc.message, place=CHOICES_PLACE)
     else:
-        messages.success(request, _("Your choices for notices and webhooks were saved."))
+        text = _("Your choices for notices and webhooks were saved.")
+        answer(request, messages.SUCCESS, text, place=CHOICES_PLACE)
     return _back()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.messages import get_messages
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 
@@ -14,19 +15,40 @@ from core.panels import Panel
 from notifications import webhook_services
 from notifications.models import Webhook
 
+# Where the forms' answers are shown (`core.form_answers`): the list, or one webhook's row.
+LIST_PLACE = "webhooks"
 
-def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
+
+def row_place(webhook_id: int) -> str:
+    return f"webhook-{webhook_id}"
+
+
+def settings_page_panel(
+    request: HttpRequest, *, webhook_refused: dict[str, Any] | None = None, **page: Any
+) -> Panel | None:
+    """`webhook_refused`: the add form refused (`webhook_views.webhook_add`): what was typed,
+    the field in error ("" for the form as a whole) and why."""
     if not request.user.is_authenticated:
         return None
     rows = webhook_services.webhooks_of(user_id=request.user.pk)
     context = {
-        "webhooks": [{**webhook_services.webhook_shown(row), "secret": row.secret} for row in rows],
+        "webhooks": [
+            {
+                **webhook_services.webhook_shown(row),
+                "secret": row.secret,
+                "place": row_place(row.pk),
+            }
+            for row in rows
+        ],
         "max_webhooks": settings.WEBHOOKS_MAX_PER_PLAYER,
         "tests_per_hour": settings.WEBHOOK_TESTS_PER_HOUR,
         "can_add": len(rows) < settings.WEBHOOKS_MAX_PER_PLAYER,
         "styles": Webhook.Style.choices,
         "name_max_length": webhook_services.NAME_MAX_LENGTH,
         "url_max_length": webhook_services.URL_MAX_LENGTH,
+        "refused": webhook_refused,
+        "typed": (webhook_refused or {}).get("values", {}),
+        "messages": get_messages(request),
         "csrf_token": get_token(request),
     }
     return Panel("notifications/_webhook_settings.html", context)

@@ -33,6 +33,12 @@ class WebhookError(ServiceError):
     code = "invalid_webhook"
     default_message = gettext_lazy("This webhook is not valid.")
 
+    def __init__(self, message: str | None = None, *, field: str = "") -> None:
+        super().__init__(message)
+        # The input it is about ("name", "url", "style"), for a form to show it beside; "" for
+        # none in particular.
+        self.field = field
+
 
 class TooManyWebhooks(WebhookError):
     code = "too_many_webhooks"
@@ -60,14 +66,14 @@ class TooManyTests(WebhookError):
 # -- input ---------------------------------------------------------------------------------------
 
 
-def _one_line(value: Any, *, most: int, too_long: str, not_text: str) -> str:
+def _one_line(value: Any, *, most: int, too_long: str, not_text: str, field: str) -> str:
     if not isinstance(value, str):
-        raise WebhookError(not_text)
+        raise WebhookError(not_text, field=field)
     if len(value) > most:
-        raise WebhookError(too_long)
+        raise WebhookError(too_long, field=field)
     # NUL and other control characters would only garble the page (and NUL the database).
     if any(ord(c) < 32 or ord(c) == 127 for c in value):
-        raise WebhookError(not_text)
+        raise WebhookError(not_text, field=field)
     return value.strip()
 
 
@@ -79,6 +85,7 @@ def name_checked(name: Any) -> str:
         most=NAME_MAX_LENGTH,
         too_long=_("A webhook's name has at most %(max)s characters.") % {"max": NAME_MAX_LENGTH},
         not_text=_("A webhook's name is one line of text."),
+        field="name",
     )
 
 
@@ -86,23 +93,25 @@ def url_checked(url: Any) -> str:
     """An https:// URL to a public host (`outbound.url_check`; its addresses are checked again
     on every call)."""
     if not isinstance(url, str) or not url.strip():
-        raise WebhookError(_("Enter the webhook's address (https://...)."))
+        raise WebhookError(_("Enter the webhook's address (https://...)."), field="url")
     if len(url) > URL_MAX_LENGTH:
         raise WebhookError(
-            _("A webhook's address has at most %(max)s characters.") % {"max": URL_MAX_LENGTH}
+            _("A webhook's address has at most %(max)s characters.") % {"max": URL_MAX_LENGTH},
+            field="url",
         )
     url = url.strip()
     try:
         outbound.url_check(url)
     except outbound.Refused as exc:
-        raise WebhookError(str(exc)) from None
+        raise WebhookError(str(exc), field="url") from None
     return url
 
 
 def style_checked(style: Any) -> str:
     if style not in Webhook.Style.values:
         raise WebhookError(
-            _("The style is one of: %(styles)s.") % {"styles": ", ".join(Webhook.Style.values)}
+            _("The style is one of: %(styles)s.") % {"styles": ", ".join(Webhook.Style.values)},
+            field="style",
         )
     return str(style)
 

@@ -1,6 +1,7 @@
 """The settings page's forms for webhooks (no script needed): add, remove, turn back on, send a
-test. Thin, over `notifications.webhook_services`; each answers with the settings page and a
-message saying what happened (a test's answer among them)."""
+test. Thin, over `notifications.webhook_services`. Each answers beside the form that was used
+(`core.form_answers`): an address refused is shown again as typed, its error beside its field;
+what a row's button did, in that webhook's row."""
 
 from __future__ import annotations
 
@@ -8,35 +9,41 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.http import AuthenticatedHttpRequest
+from accounts.settings_page import settings_page
+from core.form_answers import answer
 from notifications import webhook_services
-from notifications.webhook_services import WebhookError
+from notifications.webhook_panels import LIST_PLACE, row_place
+from notifications.webhook_services import NoSuchWebhook, WebhookError
 
-SECTION = "#webhooks"
+ADD_FIELDS = ("name", "url", "style")
 
 
 def _back() -> HttpResponse:
-    return redirect(reverse("accounts:settings") + SECTION)
+    # No fragment: the answer's focus scrolls to it (a fragment would win over it).
+    return redirect("accounts:settings")
+
+
+def _place(webhook_id: int, exc: WebhookError | None = None) -> str:
+    """The webhook's row, or the list when there is no such webhook (any more)."""
+    return LIST_PLACE if isinstance(exc, NoSuchWebhook) else row_place(webhook_id)
 
 
 @login_required
 @require_POST
 def webhook_add(request: AuthenticatedHttpRequest) -> HttpResponse:
+    typed = {field: request.POST.get(field, "") for field in ADD_FIELDS}
     try:
-        webhook_services.webhook_create(
-            user_id=request.user.pk,
-            name=request.POST.get("name", ""),
-            url=request.POST.get("url", ""),
-            style=request.POST.get("style", ""),
-        )
+        row = webhook_services.webhook_create(user_id=request.user.pk, **typed)
     except WebhookError as exc:
-        messages.error(request, _("The webhook was not added: %(why)s") % {"why": exc.message})
-    else:
-        messages.success(request, _("The webhook was added. Send it a test to see it works."))
+        # The page again with what was typed, and why it was refused beside the field.
+        refused = {"values": typed, "field": exc.field, "error": exc.message}
+        return settings_page(request, panels={"webhook_refused": refused}, status=exc.status_code)
+    text = _("The webhook was added. Send it a test to see it works.")
+    answer(request, messages.SUCCESS, text, place=row_place(row.pk))
     return _back()
 
 
@@ -46,9 +53,10 @@ def webhook_remove(request: AuthenticatedHttpRequest, webhook_id: int) -> HttpRe
     try:
         webhook_services.webhook_delete(user_id=request.user.pk, webhook_id=webhook_id)
     except WebhookError as exc:
-        messages.error(request, exc.message)
+        answer(request, messages.ERROR, exc.message, place=LIST_PLACE)
     else:
-        messages.success(request, _("The webhook was removed: it gets no more calls."))
+        text = _("The webhook was removed: it gets no more calls.")
+        answer(request, messages.SUCCESS, text, place=LIST_PLACE)
     return _back()
 
 
@@ -58,9 +66,10 @@ def webhook_enable(request: AuthenticatedHttpRequest, webhook_id: int) -> HttpRe
     try:
         webhook_services.webhook_enable(user_id=request.user.pk, webhook_id=webhook_id)
     except WebhookError as exc:
-        messages.error(request, exc.message)
+        answer(request, messages.ERROR, exc.message, place=_place(webhook_id, exc))
     else:
-        messages.success(request, _("The webhook is on again."))
+        text = _("The webhook is on again.")
+        answer(request, messages.SUCCESS, text, place=_place(webhook_id))
     return _back()
 
 
@@ -70,10 +79,9 @@ def webhook_test(request: AuthenticatedHttpRequest, webhook_id: int) -> HttpResp
     try:
         result = webhook_services.webhook_test(user_id=request.user.pk, webhook_id=webhook_id)
     except WebhookError as exc:
-        messages.error(request, exc.message)
+        answer(request, messages.ERROR, exc.message, place=_place(webhook_id, exc))
     else:
         said = _("Test sent. %(answer)s") if result.sent else _("The test failed. %(answer)s")
-        (messages.success if result.sent else messages.error)(
-            request, said % {"answer": result.summary}
-        )
+        level = messages.SUCCESS if result.sent else messages.ERROR
+        answer(request, level, said % {"answer": result.summary}, place=_place(webhook_id))
     return _back()

@@ -24,6 +24,7 @@ from accounts.models import User
 from accounts.names import player_name
 from accounts.selectors import without_invitation_emails
 from accounts.settings_page import settings_page
+from core.form_answers import answer
 from games import services, throttles
 from games.errors import GameError, GameNotFound
 from games.models import Game
@@ -250,10 +251,12 @@ def vacation_start(request: AuthenticatedHttpRequest) -> HttpResponse:
             assert profile.vacation_until is not None  # what `vacation_start` just set
             with user_zone_activated(request.user):
                 until = local_time_text(profile.vacation_until, _("D j M H:i T"))
-            messages.success(
+            answer(
                 request,
+                messages.SUCCESS,
                 _("Enjoy your vacation: your clocks are stopped until %(until)s.")
                 % {"until": until},
+                place="vacation",
             )
             return redirect("accounts:settings")
     return settings_page(request, vacation_form=form)
@@ -267,10 +270,11 @@ def vacation_end(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         _profile, given_back = services.vacation_end(user=request.user)
     except GameError as exc:
-        messages.error(request, exc.message)
+        answer(request, messages.ERROR, exc.message, place="vacation")
     else:
-        messages.success(
+        answer(
             request,
+            messages.SUCCESS,
             ngettext(
                 "Welcome back: your clocks are running again, and %(days)s unused day of"
                 " vacation is yours again this year.",
@@ -279,5 +283,6 @@ def vacation_end(request: AuthenticatedHttpRequest) -> HttpResponse:
                 given_back,
             )
             % {"days": given_back},
+            place="vacation",
         )
     return redirect("accounts:settings")

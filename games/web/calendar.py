@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages import get_messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -22,6 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.http import AuthenticatedHttpRequest
+from core.form_answers import answer
 from core.holes import CSRF_HOLE
 from core.panels import Panel
 from games import throttles
@@ -125,8 +127,13 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+PLACE = "calendar-feed"
+"""Where the forms' answers are shown on the settings page (`core.form_answers`)."""
+
+
 def _back() -> HttpResponse:
-    return redirect(reverse("accounts:settings") + "#calendar-feed")
+    # No fragment: the answer's focus scrolls to it (a fragment would win over it).
+    return redirect("accounts:settings")
 
 
 @login_required
@@ -137,15 +144,17 @@ def calendar_feed_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         throttles.check(request, CalendarFeedChangeThrottle)
     except throttles.TooManyRequests as exc:
-        messages.error(request, exc.message)
+        answer(request, messages.ERROR, exc.message, place=PLACE)
         return _back()
     had_one = calendar_feed_of(user=request.user) is not None
     calendar_feed_renew(user=request.user)
-    messages.success(
+    answer(
         request,
+        messages.SUCCESS,
         _("Your calendar has a new address: the old one no longer works.")
         if had_one
         else _("Your calendar is ready: subscribe to its address in your calendar app."),
+        place=PLACE,
     )
     return _back()
 
@@ -157,10 +166,11 @@ def calendar_feed_off(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         throttles.check(request, CalendarFeedChangeThrottle)
     except throttles.TooManyRequests as exc:
-        messages.error(request, exc.message)
+        answer(request, messages.ERROR, exc.message, place=PLACE)
         return _back()
     if calendar_feed_turn_off(user=request.user):
-        messages.success(request, _("Your calendar is turned off: its address no longer works."))
+        text = _("Your calendar is turned off: its address no longer works.")
+        answer(request, messages.SUCCESS, text, place=PLACE)
     return _back()
 
 
@@ -178,6 +188,7 @@ def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
     feed = calendar_feed_of(user=request.user)  # type: ignore[arg-type]  # signed in
     context = {
         "feed": feed_urls(feed.token) if feed is not None else None,
+        "messages": get_messages(request),
         "csrf_token": CSRF_HOLE,  # filled for this request by `core.panels`
     }
     return Panel.rendered(render_to_string("games/_calendar_settings.html", context))

@@ -174,7 +174,7 @@ def test_a_new_address_and_turning_off_stop_the_old_one_at_once(alice, bob, clie
 
     made = client.post(NEW)
 
-    assert made.status_code == 302 and made["Location"].endswith("/settings/#calendar-feed")
+    assert made.status_code == 302 and made["Location"].endswith("/settings/")
     first = CalendarFeed.objects.get(user=alice).token
     assert len(events(read(first))) == 1
 
