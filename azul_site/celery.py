@@ -7,11 +7,18 @@ import os
 
 from celery import Celery, signals
 
+from core import log_context
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
 
 app = Celery("azul_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# The id of the request that sent a task goes with it, onto the task's log lines.
+signals.before_task_publish.connect(log_context.task_headers_add_request_id)
+signals.task_prerun.connect(log_context.task_request_id_restore)
+signals.task_postrun.connect(log_context.task_request_id_forget)
 
 
 @signals.celeryd_init.connect

@@ -176,6 +176,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+# A worker logs through LOGGING below (LOG_FORMAT, the id of the request that sent the task),
+# not in Celery's own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Sending a task is never worth holding a request up: a broker that does not answer within
 # these seconds is skipped (core.tasks.send), and the sweeps do what the task would have.
 BROKER_TIMEOUT = env.float("BROKER_TIMEOUT", default=0.5)

@@ -1,9 +1,11 @@
 """What every log line of a request carries, and the JSON lines (settings.LOG_FORMAT=json).
 
-A request's id (its `X-Request-ID` header, from the proxy, else a new one) and path are kept for
-the request's thread or task, added to each of its log records (`RequestFilter`) and sent back
+A request's id (its `X-Request-ID` header, which the proxy sets, else a new one) and path are
+kept for the request's thread, added to each of its log records (`RequestFilter`) and sent back
 in the response's `X-Request-ID`, so that a player's report, the proxy's log and the site's
-lines about one request can be matched. Log calls about a game pass `extra={"game_id": ...}`.
+lines about one request can be matched. The id goes with the tasks the request sends (a header
+of each task's message), and the worker's log records of each task carry it too. Log calls
+about a game pass `extra={"game_id": ...}`.
 
 Nothing secret goes in a log line: log calls name games, plies and kinds of things, never a
 move's deal (the tiles drawn), a seed, a token or a password.
@@ -15,9 +17,10 @@ import logging
 import os
 import re
 from collections.abc import Callable
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from datetime import UTC, datetime
 
+from celery import Task
 from django.http import HttpRequest, HttpResponse
 from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
@@ -27,6 +30,8 @@ request_path: ContextVar[str | None] = ContextVar("request_path", default=None)
 
 # Taken from the client (or the proxy) only when it looks like an id: no log injection.
 REQUEST_ID_FORMAT = re.compile(r"[A-Za-z0-9._-]{1,64}")
+# The header of a task's message that carries the id of the request that sent it.
+TASK_HEADER = "azul_request_id"
 
 
 def request_id_middleware(
@@ -60,8 +65,38 @@ class RequestFilter(logging.Filter):
         if isinstance(request, HttpRequest) and "azul.request_id" in request.META:
             record.request_id, record.path = request.META["azul.request_id"], request.path
         elif (rid := request_id.get()) is not None:
-            record.request_id, record.path = rid, request_path.get()
+            record.request_id = rid
+            # A task's records carry its request's id, not a path it did not serve.
+            if (path := request_path.get()) is not None:
+                record.path = path
         return True
+
+
+def task_headers_add_request_id(headers: dict[str, object] | None = None, **_: object) -> None:
+    """Celery's `before_task_publish`: a task sent while a request (or a task that one sent) is
+    served carries that request's id in its message."""
+    rid = request_id.get()
+    if rid is not None and headers is not None:
+        headers.setdefault(TASK_HEADER, rid)
+
+
+_task_tokens: dict[str, Token[str | None]] = {}
+
+
+def task_request_id_restore(task_id: str = "", task: Task | None = None, **_: object) -> None:
+    """Celery's `task_prerun`: the id that came with the task, for its log records (and the
+    tasks it sends). A task run in-process (eager) has no such header: it keeps the id of the
+    request it runs in."""
+    rid = getattr(task.request, TASK_HEADER, None) if task is not None else None
+    if isinstance(rid, str) and REQUEST_ID_FORMAT.fullmatch(rid):
+        _task_tokens[task_id] = request_id.set(rid)
+
+
+def task_request_id_forget(task_id: str = "", **_: object) -> None:
+    """Celery's `task_postrun`: the worker's next task does not inherit this one's id."""
+    token = _task_tokens.pop(task_id, None)
+    if token is not None:
+        request_id.reset(token)
 
 
 class JsonFormatter(_JsonFormatter):

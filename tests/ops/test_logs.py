@@ -8,6 +8,7 @@ import copy
 import io
 import json
 import logging.config
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from django.conf import settings as django_settings
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
+from core import log_context
+from core.tasks import sweep
 from games.models import Game
 from tests.support import factories
 from tests.support.play import play_forward
@@ -59,8 +62,14 @@ def test_a_move_logs_one_json_line_with_its_game_and_request(alice, json_log):
     assert line["request_id"] == "proxy-req-42"
     assert line["path"] == games_url(game.id, "moves")
     assert line["time"].endswith("+00:00")
-    # The computer's answer, played by its task after the commit, says so too.
-    assert any(r["moves"] == {"computer": 1} and r["game_id"] == str(game.id) for r in moves)
+    # The computer's answer, played by its task after the commit (in-process here; by a worker
+    # in tests/celery/test_request_id_e2e.py), says so too, with the request's id.
+    assert any(
+        r["moves"] == {"computer": 1}
+        and r["game_id"] == str(game.id)
+        and r.get("request_id") == "proxy-req-42"
+        for r in moves
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -97,6 +106,45 @@ def test_a_request_log_carries_the_request_id_not_the_request(client, json_log):
     assert line["request_id"] == rid and line["path"] == "/no-such-page/"
     assert line["level"] == "WARNING" and line["status_code"] == 404
     assert "request" not in line
+
+
+@pytest.mark.parametrize(
+    "given, kept",
+    [
+        ("0f3c2a9be1d84c5f9a7e6b1d2c3e4f50", True),  # nginx's
+        ("req.42_a-b", True),
+        ("x" * 64, True),
+        ("x" * 65, False),
+        ("", False),
+        ("caf\u00e9", False),
+        ("a b", False),
+    ],
+)
+@pytest.mark.django_db
+def test_an_incoming_request_id_is_taken_only_when_well_formed(client, given, kept):
+    rid = client.get("/healthz", headers={"X-Request-ID": given})["X-Request-ID"]
+
+    if kept:
+        assert rid == given
+    else:
+        assert re.fullmatch(r"[0-9a-f]{32}", rid), rid
+
+
+def test_a_task_takes_the_id_its_message_carries_and_the_next_task_does_not():
+    assert log_context.request_id.get() is None
+    for header, taken in (("req-7", "req-7"), ("forged\nline", None)):
+        sweep.push_request(id="task-1", azul_request_id=header)
+        try:
+            log_context.task_request_id_restore(task_id="task-1", task=sweep)
+            assert log_context.request_id.get() == taken
+            headers: dict[str, object] = {}
+            log_context.task_headers_add_request_id(headers=headers)
+            # The tasks it sends carry it on.
+            assert headers == ({} if taken is None else {log_context.TASK_HEADER: taken})
+        finally:
+            log_context.task_request_id_forget(task_id="task-1")
+            sweep.pop_request()
+        assert log_context.request_id.get() is None
 
 
 def test_log_format_is_plain_unless_set_and_refuses_anything_else():
