@@ -27,3 +27,11 @@ class NotificationsConfig(AppConfig):
         from notifications import sweeps
 
         return sweeps.sweep()
+
+    def quick_check(self) -> int:
+        """For `manage.py sweep --every` between sweeps (`make run`, no worker): the emails,
+        push notices and webhook calls that came due (a grace period ended), sent within
+        seconds rather than at the next minute's sweep."""
+        from notifications import services
+
+        return services.due_send()
