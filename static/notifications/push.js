@@ -18,12 +18,21 @@
     status.textContent = text;
   }
 
+  // Three cases a player can act on differently: a browser without Web Push (another browser
+  // would do), notices the player blocked for the site (the browser's settings allow them
+  // again), and a failure that passes (try again later).
+  const UNSUPPORTED = gettext("This browser cannot get notices from the site. They work in current Chrome, Edge and Firefox on computers and Android phones, and in Safari 16.4 or later on an iPhone or iPad once the site is added to the home screen (Share, then Add to Home Screen).");
+  const BLOCKED = gettext("Notices are blocked for this site in this browser. To allow them, open the site's settings (the icon left of the address), set Notifications to Allow, then press the button again.");
+  const DISMISSED = gettext("You did not allow notices. Press the button to be asked again.");
+  const FAILED = gettext("The browser could not turn notices on just now. Try again in a few minutes.");
+
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
     button.hidden = true;
     nameInput.parentElement.hidden = true;
-    say(gettext("This browser cannot get notices from the site."));
+    say(UNSUPPORTED);
     return;
   }
+  if (Notification.permission === "denied") say(BLOCKED);
 
   function guessName() {
     const ua = navigator.userAgent;
@@ -99,7 +108,7 @@
     try {
       const permission = await Notification.requestPermission();
       if (permission !== "granted") {
-        say(gettext("Notices are blocked for this site: allow them in the browser's settings, then try again."));
+        say(permission === "denied" ? BLOCKED : DISMISSED);
         return;
       }
       say(gettext("Turning notices on…"));
@@ -123,7 +132,10 @@
         say((await detail(response)) || gettext("The site could not turn notices on. Try again later."));
       }
     } catch (e) {
-      say(gettext("The browser could not turn notices on. Try again later."));
+      // A refusal of the permission shows as NotAllowedError, a browser that has the API but
+      // no push service (some private windows) as NotSupportedError; anything else passes.
+      const name = e && e.name;
+      say(name === "NotAllowedError" ? BLOCKED : name === "NotSupportedError" ? UNSUPPORTED : FAILED);
     } finally {
       button.disabled = false;
     }
