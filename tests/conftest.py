@@ -254,3 +254,14 @@ def smtp_server(settings):
     recorder = Recorder()
     with serve_smtp(recorder, settings):
         yield recorder
+
+
+@pytest.fixture(scope="session")
+def static_root(tmp_path_factory) -> Any:
+    """The static files as deployed, collected once, for a server run with DEBUG off
+    (`tests.support.gunicorn.collect_static`): STATIC_ROOT=`static_root`."""
+    from tests.support.gunicorn import collect_static
+
+    root = tmp_path_factory.mktemp("static")
+    collect_static(root)
+    return root

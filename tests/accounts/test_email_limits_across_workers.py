@@ -12,7 +12,6 @@ import os
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import requests
@@ -20,7 +19,7 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.support.databases import current_database
-from tests.support.gunicorn import collect_static, gunicorn
+from tests.support.gunicorn import gunicorn
 from tests.support.outage import closed_port, hung_server
 from tests.support.smtp import Recorder, smtp_server
 
@@ -32,13 +31,6 @@ RESETS_PER_ADDRESS = 5
 SIGNUPS_PER_IP = 20
 # The workers' connections name themselves (libpq reads PGAPPNAME), to be counted.
 APP_NAME = f"limits-test-{os.getpid()}"
-
-
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("static")
-    collect_static(root)
-    return root
 
 
 @pytest.fixture(params=["stopped", "hung"])

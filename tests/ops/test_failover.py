@@ -26,7 +26,7 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.support.databases import current_database, database_url
-from tests.support.gunicorn import collect_static, gunicorn
+from tests.support.gunicorn import gunicorn
 from tests.support.outage import closed_port, hung_server
 
 pytestmark = pytest.mark.slow
@@ -35,14 +35,6 @@ SECRET = "failover-test-only-secret-key-not-for-production-0123456789abcdef"
 # The servers' connections name themselves (libpq reads PGAPPNAME), so that they are told apart
 # from any other process connected to the test database.
 APP_NAME = f"failover-test-{os.getpid()}"
-
-
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory) -> Path:
-    """The static files as deployed, which pages need with DEBUG off."""
-    root = tmp_path_factory.mktemp("static")
-    collect_static(root)
-    return root
 
 
 def server_env(database: str, **more: str) -> dict[str, str]:
