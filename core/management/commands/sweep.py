@@ -11,7 +11,9 @@ and out (for cron, or to see what is due).
 
 Between two sweeps, every `QUICK_CHECK_SECONDS`, the apps' quick checks run: an AppConfig with
 a `quick_check()` method (games: computer turns whose task was lost, which Celery beat checks
-every ten seconds), so that `make run` waits for the computer no longer than production does.
+every ten seconds; notifications: what came due, a "your turn" at the end of its grace period),
+so that `make run` waits for the computer no longer than production does, and its notices go
+within seconds of being due.
 """
 
 import logging
