@@ -160,7 +160,10 @@ def test_a_move_on_its_way_disables_the_board_until_answered(
     page.wait_for_function("() => document.getElementById('move-status').textContent !== ''")
     assert status.inner_text() == "Sending your move…"
     assert status.get_attribute("aria-live") == "polite"
-    assert page.locator("#game button:not(:disabled)").count() == 0
+    # The move's controls, that is: the chat beside the moves stays usable (issue #58).
+    move_controls = "#game button:not(:disabled):not(#chat-slot *)"
+    assert page.locator(move_controls).count() == 0
+    assert page.locator("#chat-slot button:not(:disabled)").count() > 0
     # A second click does nothing: one request only.
     page.locator(f'button.dest[data-dest="{line}"]').click(force=True)
     assert len(held) == 1

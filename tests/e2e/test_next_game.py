@@ -74,7 +74,8 @@ def test_with_the_setting_the_page_goes_on_by_itself(
     page = board_of(contexts(), live_server.url, alice, here.id)
     ply = Game.objects.get(pk=here.pk).ply
 
-    with page.expect_navigation(url=f"{live_server.url}/games/{there.id}/"):
+    # The page there says where the move went (tests/e2e/test_board_next_steps.py).
+    with page.expect_navigation(url=f"{live_server.url}/games/{there.id}/?moved_in={here.id}"):
         play_a_move(page)
 
     assert Game.objects.get(pk=here.pk).ply > ply

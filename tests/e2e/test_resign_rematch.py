@@ -58,4 +58,4 @@ def test_resign_against_the_computer_then_rematch(browser, live_server, alice, a
         ("human", alice.pk, seats[0].bot_level),
         ("computer", None, "greedy"),
     ]
-    assert "Your rematch is created" in page.content()
+    assert "Your rematch against the computer has started." in page.content()
