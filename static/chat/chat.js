@@ -103,6 +103,19 @@
     }
   }
 
+  function postJson(url, data) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "X-CSRFToken": csrfToken(),
+      },
+      body: JSON.stringify(data),
+    });
+  }
+
   if (form) {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -111,16 +124,7 @@
       button.disabled = true;
       status.textContent = t("Sending…");
       try {
-        const response = await fetch(panel.dataset.api, {
-          method: "POST",
-          credentials: "same-origin",
-          headers: {
-            "Content-Type": "application/json",
-            Accept: "application/json",
-            "X-CSRFToken": csrfToken(),
-          },
-          body: JSON.stringify({ text: textarea.value }),
-        });
+        const response = await postJson(panel.dataset.api, { text: textarea.value });
         const body = await response.json().catch(() => ({}));
         if (response.status === 201) {
           await refresh();
@@ -167,15 +171,8 @@
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
-      const response = await fetch(reportApi(form.elements.message.value), {
-        method: "POST",
-        credentials: "same-origin",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json",
-          "X-CSRFToken": csrfToken(),
-        },
-        body: JSON.stringify({ reason: form.elements.reason.value }),
+      const response = await postJson(reportApi(form.elements.message.value), {
+        reason: form.elements.reason.value,
       });
       if (response.status === 201) {
         reportAnswer(form, t("Thank you: a moderator will look at the message."), true);
