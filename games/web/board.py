@@ -62,7 +62,7 @@ TIME_LEFT_HOLE = "\x00time-left\x00"
 NEXT_GAME_HOLE = "\x00next-game\x00"
 # In the kept markup's key: a release that changes what `_render_board_markup` returns changes
 # it, so that it never reads what an older release kept.
-MARKUP_SHAPE = 4
+MARKUP_SHAPE = 5
 
 
 class BoardMarkup(TypedDict):
