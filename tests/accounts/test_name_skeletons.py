@@ -4,6 +4,10 @@ username and display-name skeletons are stored, kept up to date on every path th
 before by the migration. Look-alikes of several letters count ("rn" for "m", #66), and a second
 migration made the stored skeletons again for them."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
@@ -215,12 +219,29 @@ def test_a_save_of_the_name_alone_writes_its_skeleton(alice):
     assert skeletons(alice) == (skeleton("alice2"), skeleton("queen of tiles"))
 
 
+@contextmanager
+def accounts_at(migration: list[tuple[str, str]]) -> Iterator[Any]:
+    """The database migrated back to `migration`, with the models as they were then (yielded);
+    on to the latest migrations after."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(migration)
+    try:
+        yield executor.loader.project_state(migration).apps
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def migrate_through(migration: list[tuple[str, str]]) -> None:
+    """Migrate to `migration`, then on to the latest, which today's models read."""
+    MigrationExecutor(connection).migrate(migration)
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_fills_the_skeletons_of_existing_accounts():
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    try:
-        old = executor.loader.project_state(BEFORE).apps
+    with accounts_at(BEFORE) as old:
         OldUser = old.get_model("accounts", "User")
         OldProfile = old.get_model("accounts", "Profile")
         OldProfile.objects.create(
@@ -228,27 +249,17 @@ def test_the_migration_fills_the_skeletons_of_existing_accounts():
         )
         OldProfile.objects.create(user=OldUser.objects.create(username="carol"))
 
-        executor = MigrationExecutor(connection)
-        executor.migrate(AFTER)
-        # On to the latest migrations, which today's models read.
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_through(AFTER)
 
         assert skeletons(User.objects.get(username="Bob")) == ("bob", skeleton("tile master"))
         assert skeletons(User.objects.get(username="carol")) == (skeleton("carol"), "")
         with pytest.raises(ValidationError, match="display name of another player"):
             name_rules.check_not_confusable("TILE MASTER")
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_skeletons_stored_before_look_alikes_of_several_letters_are_made_again():
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE_RECOMPUTE)
-    try:
-        old = executor.loader.project_state(BEFORE_RECOMPUTE).apps
+    with accounts_at(BEFORE_RECOMPUTE) as old:
         OldUser = old.get_model("accounts", "User")
         OldProfile = old.get_model("accounts", "Profile")
         # Skeletons as they were stored before: "rn" and "m", "vv" and "w" apart.
@@ -262,10 +273,7 @@ def test_the_skeletons_stored_before_look_alikes_of_several_letters_are_made_aga
         )
         OldProfile.objects.create(user=gone)
 
-        executor = MigrationExecutor(connection)
-        executor.migrate(AFTER_RECOMPUTE)
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_through(AFTER_RECOMPUTE)
 
         # The two accounts now look alike: both stay, with the same skeletons.
         assert (
@@ -287,6 +295,3 @@ def test_the_skeletons_stored_before_look_alikes_of_several_letters_are_made_aga
             name_rules.check_not_confusable("dawn")
         with pytest.raises(ValidationError, match="username of another player"):
             name_rules.check_not_confusable("clarn")
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())

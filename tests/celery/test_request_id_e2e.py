@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from tests.support.play import first_legal_move
 from tests.support.urls import games_url
 from tests.support.workers import against_computer_to_move, computer_moved_at, wait_for
 
@@ -27,12 +28,11 @@ def test_the_workers_lines_of_a_task_carry_the_id_of_the_request_that_sent_it(
 ):
     game = against_computer_to_move(alice)
     worker = start_worker(redis_server.url, LOG_FORMAT="json")
-    api = api_client_for(alice)
-    legal = api.get(games_url(game.id, "legal-moves")).json()
+    _, move, ply = first_legal_move(game.id)
 
-    response = api.post(
+    response = api_client_for(alice).post(
         games_url(game.id, "moves"),
-        {"move": legal["legal_moves"][0], "expected_ply": legal["ply"]},
+        {"move": move, "expected_ply": ply},
         format="json",
         headers={"X-Request-ID": PROXY_ID},
     )
