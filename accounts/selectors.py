@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Value
 from django.db.models.functions import Upper
 
 from accounts.models import ApiToken, Block, Delivery, Follow, Profile, User
@@ -17,6 +17,35 @@ def player_get(*, username: str) -> User | None:
         .select_related("profile")
         .first()
     )
+
+
+PLAYERS_NAMED_LIMIT = 20
+"""At most this many players share a name in a search by name (display names are not unique)."""
+
+
+def players_named(*, name: str) -> list[Any]:
+    """The ids of the players (any, a deleted one too) that `name` names, any letter case: the
+    player with that username, else those with that display name (display names are not
+    unique); whom the history's filter by player means by a name as pages show it. One query,
+    a union of two lookups each read along its name's index (`UPPER(name)`: migration
+    0007_player_search_indexes), as an OR across the user and profile tables could use
+    neither; at most `PLAYERS_NAMED_LIMIT` players."""
+    name = name.strip()
+    if not name:
+        return []
+    by_username = (
+        User.objects.filter(username__iexact=name)
+        .annotate(by_username=Value(True))
+        .values_list("pk", "by_username")
+    )
+    by_name = (
+        Profile.objects.filter(display_name__iexact=name)
+        .annotate(by_username=Value(False))
+        .values_list("user_id", "by_username")
+    )
+    found = list(by_username[:1].union(by_name[:PLAYERS_NAMED_LIMIT]))
+    # A username names one player; a display name that equals it does not take their place.
+    return [pk for pk, is_username in found if is_username] or [pk for pk, _ in found]
 
 
 def profile_for(*, user: User) -> Profile:

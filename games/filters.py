@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django import forms
 from django.db.models import Exists, OuterRef, QuerySet
@@ -10,6 +12,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.selectors import players_named
 from games.models import Game, Seat
 
 RESULT_CHOICES = [
@@ -38,11 +41,17 @@ HISTORY_PARAMS = ("player", "variant", "players", "result", "finished_after", "f
 
 
 class GameHistoryFilter(django_filters.FilterSet):
-    """Finished games narrowed by player (username, any letter case), variant, number of
-    players, the player's result (needs `player`; ignored without it) and the day they ended
-    (from and to, inclusive)."""
+    """Finished games narrowed by player (username or display name, any letter case), variant,
+    number of players, the player's result (needs `player`; ignored without it) and the day
+    they ended (from and to, inclusive)."""
 
-    player = django_filters.CharFilter(method="filter_player", label=_("Player"))
+    # Names suggested as they are typed, as in the invitation's boxes (base.html's datalist,
+    # for a signed-in player: static/games/player_search.js).
+    player = django_filters.CharFilter(
+        method="filter_player",
+        label=_("Player"),
+        widget=forms.TextInput(attrs={"list": "player-suggestions", "autocomplete": "off"}),
+    )
     # Each choice offers "any" first, worded as the leaderboard's filters word it, and chosen
     # when the parameter is absent: a search by player alone finds games of any size.
     variant = django_filters.ChoiceFilter(
@@ -79,9 +88,24 @@ class GameHistoryFilter(django_filters.FilterSet):
         model = Game
         fields: list[str] = []
 
+    def player_ids(self) -> list[Any]:
+        """The players `player` names (their username or the display name every page shows,
+        any letter case), looked up once: the games' query then reads seats by user, along
+        their index, rather than joining users and profiles for every seat."""
+        if not hasattr(self, "_player_ids"):
+            self._player_ids = players_named(name=self.form.cleaned_data.get("player") or "")
+        return self._player_ids
+
+    def count_filters(self) -> dict[str, Any]:
+        """What the number of games selected depends on (`selectors.history_count_key`): the
+        filters, with the players the name names now (a display name may change hands)."""
+        chosen = dict(self.form.cleaned_data)
+        if chosen.get("player"):
+            chosen["player"] = sorted(str(pk) for pk in self.player_ids())
+        return chosen
+
     def _player_seats(self) -> QuerySet:
-        player = self.form.cleaned_data.get("player")
-        return Seat.objects.filter(game=OuterRef("pk"), user__username__iexact=player)
+        return Seat.objects.filter(game=OuterRef("pk"), user_id__in=self.player_ids())
 
     def filter_player(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         if not value:

@@ -1,22 +1,38 @@
-"""Template context for every page: how many games wait for the signed-in player."""
+"""Template context for every page: how many games and invitations wait for the signed-in
+player."""
 
+from functools import cache
 from typing import Any
 
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from games.selectors import games_waiting_count
+from games.selectors import games_waiting_count, invitations_waiting_count
 
 
 def games_waiting(request: HttpRequest) -> dict[str, Any]:
     """`games_waiting`: the number of games where it is the signed-in player's turn (0 for
-    visitors). Counted only when a template shows it, so responses that render no page (the
-    API) make no query for it, and once per page however often it is shown."""
+    visitors); `invitations_waiting`: the invitations waiting for their answer; `all_waiting`:
+    both, the header's count. Counted only when a template shows them, so responses that
+    render no page (the API) make no query for them, and once per page (one query for both,
+    kept in the cache) however often they are shown."""
 
-    def count() -> int:
+    def signed_in() -> Any:
         user = getattr(request, "user", None)
-        if user is None or not user.is_authenticated:
-            return 0
-        return games_waiting_count(user_id=user.pk)
+        return user.pk if user is not None and user.is_authenticated else None
 
-    return {"games_waiting": SimpleLazyObject(count)}
+    @cache
+    def games() -> int:
+        user_id = signed_in()
+        return 0 if user_id is None else games_waiting_count(user_id=user_id)
+
+    @cache
+    def invitations() -> int:
+        user_id = signed_in()
+        return 0 if user_id is None else invitations_waiting_count(user_id=user_id)
+
+    return {
+        "games_waiting": SimpleLazyObject(games),
+        "invitations_waiting": SimpleLazyObject(invitations),
+        "all_waiting": SimpleLazyObject(lambda: games() + invitations()),
+    }

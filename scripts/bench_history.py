@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -49,17 +50,27 @@ def finished_games(database_url: str) -> int:
         return row[0]
 
 
-def a_player(database_url: str) -> int:
-    """A seeded player with a typical number of games (the median player by games)."""
+BENCH_DISPLAY_NAME = "Bench Player B."
+
+
+def a_player(database_url: str) -> str:
+    """The username of a seeded player with a typical number of games (the median player by
+    games), who is given a display name (`BENCH_DISPLAY_NAME`: the seed gives none) so that the
+    history can be filtered by either name, as players type them."""
     import psycopg
 
     with psycopg.connect(database_url) as conn:
-        row = conn.execute(
-            "SELECT user_id FROM ratings_playerrecord WHERE variant = '' AND num_players = 0"
-            " ORDER BY games, user_id OFFSET (SELECT count(*) / 2 FROM ratings_playerrecord"
+        user_id, username = conn.execute(
+            "SELECT u.id, u.username FROM ratings_playerrecord r"
+            " JOIN accounts_user u ON u.id = r.user_id WHERE r.variant = '' AND r.num_players = 0"
+            " ORDER BY r.games, r.user_id OFFSET (SELECT count(*) / 2 FROM ratings_playerrecord"
             " WHERE variant = '' AND num_players = 0) LIMIT 1"
         ).fetchone()
-        return row[0]
+        conn.execute(
+            "UPDATE accounts_profile SET display_name = %s WHERE user_id = %s",
+            [BENCH_DISPLAY_NAME, user_id],
+        )
+        return username
 
 
 def main() -> None:
@@ -132,6 +143,7 @@ def main() -> None:
         ("games API finished p1", "/api/games/?status=finished", True),
         (f"games API finished p{deep}", f"/api/games/?status=finished&page={deep}", True),
         (f"history of player {player}", f"/history/?player={player}", False),
+        ("history by display name", f"/history/?player={quote(BENCH_DISPLAY_NAME)}", False),
     ]
     results = []
     try:

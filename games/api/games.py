@@ -111,7 +111,11 @@ class GameListApi(ThrottledMessages, GameApiBase):
         ),
         parameters=[
             OpenApiParameter("status", enum=Game.Status.values, description="only this status"),
-            OpenApiParameter("player", str, description="history: games of this username"),
+            OpenApiParameter(
+                "player",
+                str,
+                description="history: games of the player with this username or display name",
+            ),
             OpenApiParameter(
                 "variant",
                 or_empty({"type": "string", "enum": Game.Variant.values}),
@@ -183,7 +187,7 @@ class GameListApi(ThrottledMessages, GameApiBase):
             raise exceptions.ValidationError(filters.errors)
         paginator = PageNumbers(
             selectors.HISTORY_PAGE_SIZE,
-            count_key=selectors.history_count_key(filters.form.cleaned_data),
+            count_key=selectors.history_count_key(filters.count_filters()),
             count_seconds=selectors.HISTORY_COUNT_SECONDS,
         )
         games: list[Game] | None = paginator.paginate_queryset(filters.qs, request, view=self)
@@ -372,10 +376,11 @@ class GameMovesApi(GameApiBase):
 
 
 class GamesWaitingApi(APIView):
-    """How many active games wait for the caller's move: the count every page's header and title
-    show, which the pages' script (static/games/waiting.js) asks for now and then to keep an open
-    tab's count true. Read from the cache the pages' count is kept in (`games_waiting_count`),
-    and throttled per player beyond the API's own rate (`games_waiting`)."""
+    """How many active games wait for the caller's move, and how many invitations for their
+    answer: together the count every page's header and title show, which the pages' script
+    (static/games/waiting.js) asks for now and then to keep an open tab's count true. Read from
+    the cache the pages' counts are kept in (`games_waiting_count`), and throttled per player
+    beyond the API's own rate (`games_waiting`)."""
 
     throttle_scope = "games_waiting"
 
@@ -386,15 +391,22 @@ class GamesWaitingApi(APIView):
         games_waiting = serializers.IntegerField(
             help_text="active games where it is your turn", min_value=0
         )
+        invitations_waiting = serializers.IntegerField(
+            help_text="invitations to a game waiting for your answer", min_value=0
+        )
 
     @extend_schema(
         operation_id="games_waiting",
-        summary="How many games wait for your move",
+        summary="How many games wait for your move, and invitations for your answer",
         responses={200: GamesWaitingSerializer, 429: ERRORS[429]},
     )
     def get(self, request: AuthenticatedRequest) -> Response:
+        user_id = request.user.pk
         response = Response(
-            {"games_waiting": selectors.games_waiting_count(user_id=request.user.pk)}
+            {
+                "games_waiting": selectors.games_waiting_count(user_id=user_id),
+                "invitations_waiting": selectors.invitations_waiting_count(user_id=user_id),
+            }
         )
         patch_cache_control(response, private=True, no_cache=True)
         return response

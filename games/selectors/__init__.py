@@ -67,6 +67,7 @@ from games.selectors.turns import (
     WAITING_COUNT_SECONDS,
     games_waiting_count,
     games_waiting_forget,
+    invitations_waiting_count,
     seats_to_move,
 )
 
@@ -99,6 +100,7 @@ __all__ = [
     "games_waiting_count",
     "game_note",
     "games_waiting_forget",
+    "invitations_waiting_count",
     "legal_moves_for",
     "lobby_games",
     "log_entries",

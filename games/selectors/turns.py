@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from core.cache import cached
 from games.models import Game, Seat
@@ -29,6 +29,11 @@ def seats_to_move() -> QuerySet[Seat]:
     `position` is to move when one of those holds for its position. A test checks this against
     the engine.
     """
+    return Seat.objects.filter(_to_move())
+
+
+def _to_move() -> Q:
+    """`seats_to_move`'s condition on a seat."""
     condition = Q()
     for position in range(MAX_PLAYERS):
         condition |= Q(position=position) & (
@@ -38,43 +43,59 @@ def seats_to_move() -> QuerySet[Seat]:
                 **{f"game__state__boards__{position}__tiling_line__in": [1, 2, 3, 4, 5]},
             )
         )
-    return Seat.objects.filter(condition)
+    return condition
 
 
 WAITING_COUNT_SECONDS = 60
-"""How long a player's count of games waiting for them is kept. Every write that changes whose
-turn it is drops the counts of the game's players (`games_waiting_forget`); this bounds how long
-a count read just before such a write and stored just after it can be wrong."""
+"""How long a player's counts of games and invitations waiting for them are kept. Every write to
+a game drops the counts of its players and invitees (`games_waiting_forget`); this bounds how
+long a count read just before such a write and stored just after it can be wrong."""
 
 
 def _waiting_key(user_id: Any) -> str:
-    return f"games:waiting:{user_id}"
+    return f"games:waiting-and-invited:{user_id}"
+
+
+def _waiting_counts(user_id: Any) -> tuple[int, int]:
+    """How many active games wait for this player's move, and how many invitations for their
+    answer. Counted in SQL from the games' states (one query for both: costlier to build than
+    most pages' other queries together), so kept in the cache between the writes that change
+    them."""
+
+    def count() -> tuple[int, int]:
+        counts = Seat.objects.filter(user_id=user_id).aggregate(
+            games=Count(
+                "pk",
+                filter=_to_move()
+                & Q(autoplay=False, resigned_at__isnull=True, game__status=Game.Status.ACTIVE),
+            ),
+            invitations=Count(
+                "pk",
+                filter=Q(invitation=Seat.Invitation.PENDING, game__status=Game.Status.OPEN),
+            ),
+        )
+        return counts["games"], counts["invitations"]
+
+    games, invitations = cached(_waiting_key(user_id), count, WAITING_COUNT_SECONDS)
+    return games, invitations
 
 
 def games_waiting_count(*, user_id: Any) -> int:
     """How many active games wait for this player's move: what every page's navigation and
-    title show, and the games its link leads through (`next_game.next_game_id`): not a seat the
-    computer plays for them (after three timeouts, or once they resigned). Counted in SQL from
-    the games' states (one COUNT, costlier to build than most pages' other queries together),
-    so kept in the cache between the writes that change it."""
-    return cached(
-        _waiting_key(user_id),
-        lambda: (
-            seats_to_move()
-            .filter(
-                user_id=user_id,
-                autoplay=False,
-                resigned_at__isnull=True,
-                game__status=Game.Status.ACTIVE,
-            )
-            .count()
-        ),
-        WAITING_COUNT_SECONDS,
-    )
+    title show (with `invitations_waiting_count`), and the games its link leads through
+    (`next_game.next_game_id`): not a seat the computer plays for them (after three timeouts,
+    or once they resigned)."""
+    return _waiting_counts(user_id)[0]
+
+
+def invitations_waiting_count(*, user_id: Any) -> int:
+    """How many invitations to a game wait for this player's answer (kept with
+    `games_waiting_count`, read with it in one query)."""
+    return _waiting_counts(user_id)[1]
 
 
 def games_waiting_forget(user_ids: list[Any]) -> None:
-    """These players' turns changed: their counts are read afresh."""
+    """These players' turns or invitations changed: their counts are read afresh."""
     cache.delete_many([_waiting_key(pk) for pk in user_ids])
 
 

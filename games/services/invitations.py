@@ -17,7 +17,7 @@ from games.errors import GameConflict, InvalidAction
 from games.models import Game, Seat
 from games.services.deals import contribution_or_new
 from games.services.invite_rules import decline_record, require_may_invite
-from games.services.locking import lock_game, seat_of_user
+from games.services.locking import forget_waiting_counts, lock_game, seat_of_user
 from games.services.setup import (
     lobby_filter,
     require_open,
@@ -139,6 +139,7 @@ def seat_invite(*, game_id: Any, user: User, position: int, username: str) -> Ga
         seat.invitation = Seat.Invitation.PENDING
         seat.declined_by = None
         seat.save(update_fields=["user", "invitation", "declined_by"])
+        forget_waiting_counts([seat])  # their count of invitations waiting
         game.save(update_fields=["updated_at"])
         effects.tell_players(
             kind="invitation", game=game, recipient_ids=[invited.pk], repeatable=True

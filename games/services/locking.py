@@ -37,8 +37,15 @@ def read_game(game_id: Any, *, lock: bool) -> Game:
 
 def lock_game(game_id: Any) -> Game:
     """`read_game` with the game's row locked until the end of the transaction: the first
-    statement of every write to a game."""
-    return read_game(game_id, lock=True)
+    statement of every write to a game.
+
+    Any write may change whose turn it is or who is invited: the counts of games and
+    invitations waiting (every page's header) of the people at the table as it is now, an
+    invitee who declines or whose seat is given away included, are read afresh
+    (`forget_waiting_counts`; a player newly invited to a seat: `seat_invite`)."""
+    game = read_game(game_id, lock=True)
+    forget_waiting_counts(game.seat_list)
+    return game
 
 
 def started_state(game: Game) -> azul.State:

@@ -129,7 +129,7 @@ def history(request: HttpRequest) -> HttpResponse:
     paginator = CachedCountPaginator(
         games,
         selectors.HISTORY_PAGE_SIZE,
-        count_key=selectors.history_count_key(filters.form.cleaned_data if valid else {}),
+        count_key=selectors.history_count_key(filters.count_filters() if valid else {}),
         count_seconds=selectors.HISTORY_COUNT_SECONDS,
     )
     page = paginator.get_page(request.GET.get("page"))

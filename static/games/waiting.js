@@ -1,5 +1,6 @@
-// Every page of a signed-in player: the count of games waiting for their move, in the title
-// ("(2) ...") and beside "My games" (a link to the next of them), kept true while the page stays open, in the background too
+// Every page of a signed-in player: the count of games waiting for their move and invitations
+// waiting for their answer, in the title ("(2) ...") and beside "My games" (a link to the next
+// game waiting, or to the invitations when only they wait), kept true while the page stays open, in the background too
 // (a tab left open says when a game waits). It asks the API (`GET /api/games/waiting/`, cached
 // and throttled per player) once a POLL_MS, at once when the page becomes visible again after a
 // while, and when the board page's script says the game changed (the "azul:game-changed" event:
@@ -27,7 +28,7 @@
     document.title = (count > 0 ? "(" + count + ") " : "") + title;
   }
 
-  function showBadge(count) {
+  function showBadge(count, games, invitations) {
     let node = badge();
     if (count <= 0) {
       if (!node) return;
@@ -42,21 +43,23 @@
       // Beside "My games", a link of its own to the game that waits next (as the server writes it).
       node = document.createElement("a");
       node.className = "badge";
-      node.href = script.dataset.next || script.dataset.myGames;
       node.id = "games-waiting";
-      node.title = script.dataset.badgeTitle || "";
       link.after(" ", node);
     }
+    const invited = invitations > 0;
+    node.href = games > 0 ? (script.dataset.next || script.dataset.myGames) : (script.dataset.invitations || script.dataset.myGames);
+    node.title = (invited ? script.dataset.invitedTitle : script.dataset.badgeTitle) || "";
     // The number, then what it counts for screen readers (as the server writes it).
     const label = document.createElement("span");
     label.className = "visually-hidden";
-    label.textContent = " " + (script.dataset.badgeLabel || "");
+    label.textContent = " " + ((invited ? script.dataset.invitedLabel : script.dataset.badgeLabel) || "");
     node.replaceChildren(String(count), label);
   }
 
-  function show(count) {
+  function show(games, invitations) {
+    const count = games + invitations;
     showTitle(count);
-    showBadge(count);
+    showBadge(count, games, invitations);
   }
 
   function schedule(ms) {
@@ -75,7 +78,9 @@
       });
       if (response.ok) {
         const data = await response.json();
-        if (typeof data.games_waiting === "number") show(data.games_waiting);
+        if (typeof data.games_waiting === "number") {
+          show(data.games_waiting, typeof data.invitations_waiting === "number" ? data.invitations_waiting : 0);
+        }
       } else if (response.status === 429) {
         const wait = Number(response.headers.get("Retry-After"));
         if (wait > 0) next = Math.max(POLL_MS, wait * 1000);

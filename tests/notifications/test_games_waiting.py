@@ -10,7 +10,7 @@ import azul
 from games import selectors
 from games.models import Game
 from games.presenters import lists
-from games.selectors import games_waiting_count
+from games.selectors import games_waiting_count, invitations_waiting_count
 from notifications import context_processors
 from tests.support.play import first_move, play_forward, position_of, waiting_for
 
@@ -125,3 +125,61 @@ def test_a_page_counts_once_and_the_api_never(alice, bob, start_game, client_for
     page = client.get(reverse("games:my_games")).content.decode()
     assert "<title>(1) " in page
     assert counted == [alice.pk]
+
+
+def test_invitations_waiting_for_an_answer_count_in_the_header_and_the_api(
+    alice, bob, carol, dave, client_for, api_client_for
+):
+    """Issue #58: the header's count (and the title's, and the API's) includes the invitations
+    waiting for the player's answer, and is true again as soon as one is answered, withdrawn or
+    made."""
+    from games import services
+    from tests.support.factories import invite_game
+
+    game = invite_game(alice, bob, carol)
+    client = client_for(bob)
+    page = client.get(reverse("accounts:settings")).content.decode()
+    assert "<title>(1) Settings · Azul</title>" in page
+    # Only an invitation waits: the count leads to the invitations, and says what it counts.
+    assert (
+        f'href="{reverse("games:my_games")}#invitations" id="games-waiting"'
+        ' title="Games waiting for your move, or invitations for your answer">1<span'
+        ' class="visually-hidden"> waiting for your move or your answer</span>'
+    ) in page
+    assert api_client_for(bob).get("/api/games/waiting/").json() == {
+        "games_waiting": 0,
+        "invitations_waiting": 1,
+    }
+    # The home page's "1 invitation to answer" leads to where it is answered.
+    home = client.get(reverse("home")).content.decode()
+    assert f'<a href="{reverse("games:my_games")}#invitations" id="home-invitations">' in home
+    my_games = client.get(reverse("games:my_games")).content.decode()
+    assert 'id="invitations"' in my_games
+
+    services.invitation_respond(game_id=game.pk, user=bob, accept=False)
+    assert "<title>(" not in client.get(reverse("accounts:settings")).content.decode()
+    # The seat bob declined goes to dave: his count has it at once.
+    assert invitations_waiting_count(user_id=dave.pk) == 0
+    services.seat_invite(game_id=game.pk, user=alice, position=1, username="dave")
+    assert invitations_waiting_count(user_id=dave.pk) == 1
+    services.seat_open(game_id=game.pk, user=alice, position=1)
+    assert invitations_waiting_count(user_id=dave.pk) == 0
+    # Accepted, and the game starts: carol's invitation is now a game (perhaps her move).
+    assert invitations_waiting_count(user_id=carol.pk) == 1
+    services.invitation_respond(game_id=game.pk, user=carol, accept=True)
+    assert invitations_waiting_count(user_id=carol.pk) == 0
+    services.game_cancel(game_id=game.pk, user=alice)
+    assert invitations_waiting_count(user_id=carol.pk) == 0
+
+
+def test_the_count_of_games_and_invitations_is_one_query(
+    alice, bob, carol, start_game, django_assert_num_queries
+):
+    from tests.support.factories import invite_game
+
+    waiting_for(start_game(bob, alice), alice)
+    invite_game(carol, alice)
+    invite_game(bob, alice, carol)
+    with django_assert_num_queries(1):
+        assert games_waiting_count(user_id=alice.pk) == 1
+        assert invitations_waiting_count(user_id=alice.pk) == 2

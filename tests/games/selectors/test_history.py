@@ -78,6 +78,39 @@ def test_each_filter_narrows_the_page_and_the_api_alike(client, games, params, e
     assert sorted(api_ids(**params)) == want
 
 
+def test_a_player_is_found_by_the_name_every_page_shows_them_by(client, games, alice, carol):
+    """Issue #58: "Alice L.", the display name shown everywhere, finds alice's games as her
+    username does, in any letter case; a display name two players share finds both's."""
+    alice.profile.display_name = "Alice L."
+    alice.profile.save()
+    carol.profile.display_name = "Cee"
+    carol.profile.save()
+    want = sorted(ids(games, "alice_won", "alice_shared", "alice_lost", "alice_vs_computer"))
+    for name in ("Alice L.", "alice l.", "  ALICE L. ", "alice"):
+        assert sorted(page_ids(client, player=name)) == want, name
+        assert sorted(api_ids(player=name)) == want, name
+    assert sorted(page_ids(client, player="Alice L.", result="lost")) == ids(games, "alice_lost")
+    assert page_ids(client, player="Alice L") == []  # a name is matched whole, not its start
+    carol.profile.display_name = "Alice L."
+    carol.profile.save()
+    both = ids(games, "alice_won", "alice_shared", "alice_lost", "bob_carol", "alice_vs_computer")
+    assert sorted(page_ids(client, player="Alice L.")) == sorted(both)
+    assert sorted(api_ids(player="Alice L.")) == sorted(both)
+    # A username names its player alone, whoever takes it as a display name.
+    carol.profile.display_name = "bob"
+    carol.profile.save()
+    assert sorted(page_ids(client, player="BOB")) == sorted(page_ids(client, player="bob"))
+    assert str(games["alice_lost"].id) not in page_ids(client, player="bob")
+
+
+def test_the_player_box_suggests_names_as_the_invitations_do(client, games, alice, client_for):
+    """The box lists the page's suggestions (base.html's datalist, filled as one types by
+    static/games/player_search.js), which a signed-in player's page has."""
+    page = client_for(alice).get(HISTORY).content.decode()
+    assert 'list="player-suggestions"' in page
+    assert '<datalist id="player-suggestions"' in page
+
+
 def test_newest_first_and_studies_left_out(client, games):
     order = ["alice_won", "alice_shared", "alice_lost", "bob_carol", "alice_vs_computer"]
     assert page_ids(client) == ids(games, *order)
@@ -155,16 +188,17 @@ def test_query_budget_does_not_grow_with_games(
 ):
     for i in range(count):
         finished_game([(alice, 40, 1), (bob, 30, 2), (carol, 20, 3)], days_ago=i)
-    # the newest finished game (the count's key), the count (kept after the first time), the
-    # page of games, their creators, their seats with users and profiles: a field a row reads
-    # that the selector does not load would cost a query per row
-    with django_assert_max_num_queries(5):
+    # the newest finished game (the count's key), the players of that name (by username or
+    # display name), the count (kept after the first time), the page of games, their
+    # creators, their seats with users and profiles: a field a row reads that the selector
+    # does not load would cost a query per row
+    with django_assert_max_num_queries(6):
         response = client.get(HISTORY, {"player": "alice", "result": "won"})
     assert len(response.context["rows"]) == count
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(6):
         response = APIClient().get(API, {"status": "finished", "player": "bob"})
     assert response.json()["count"] == count
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(5):
         response = APIClient().get(API, {"status": "finished", "player": "bob"})
     assert response.json()["count"] == count
 
