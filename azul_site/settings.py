@@ -211,6 +211,7 @@ CELERY_TASK_ROUTES = {
     "notifications.tasks.send_notification": {"queue": "mail"},
     "notifications.tasks.send_event": {"queue": "mail"},
     "notifications.tasks.send_delivery": {"queue": "mail"},
+    "notifications.tasks.send_webhook_test": {"queue": "mail"},
     "analysis.tasks.analyse_game": {"queue": "analysis"},
 }
 WORKER_QUEUES = ("celery", "moves", "slow_moves", "master_moves", "mail", "sweeps", "analysis")

@@ -74,7 +74,12 @@ def language_of(notification: Notification) -> str:
 
 
 def _language(notification: Notification) -> str:
-    profile = getattr(notification.recipient, "profile", None)
+    return recipient_language(notification.recipient)
+
+
+def recipient_language(user: Any) -> str:
+    """The language `user` reads the site in (`Profile.language`, else the default)."""
+    profile = getattr(user, "profile", None)
     language = getattr(profile, "language", "") or settings.LANGUAGE_CODE
     return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 

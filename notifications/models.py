@@ -369,9 +369,20 @@ class WebhookTest(models.Model):
     sent = models.BooleanField(default=False)
     # What the test got: the status, or why it failed.
     answer = models.TextField(blank=True)
+    # When the worker had the answer (`webhook_services.webhook_test_send`); null while the test
+    # waits for it.
+    answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["user", "created_at"], name="webhook_test_recent_idx")]
+        indexes = [
+            models.Index(fields=["user", "created_at"], name="webhook_test_recent_idx"),
+            # The tests still waiting, for the sweep that sends those whose task was lost.
+            models.Index(
+                fields=["created_at"],
+                condition=Q(answered_at__isnull=True),
+                name="webhook_test_waiting_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Webhook test {self.pk} of user {self.user_id}"

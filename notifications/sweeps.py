@@ -1,6 +1,7 @@
 """What notifications does every minute (Celery beat's `notifications.tasks.sweep`, or
-`manage.py sweep`): remind the players whose turn has run 80% of its time, then send what is
-still pending and the daily digests that are due (`services.sweep`).
+`manage.py sweep`): remind the players whose turn has run 80% of its time, send again the
+webhook tests whose task was lost, then send what is still pending and the daily digests that
+are due (`services.sweep`).
 
 Sweeps may overlap (a slow one, or several beat hosts): a reminder's unique row (recipient,
 game, ply, kind) is its claim, and each email is sent by the one call that claims its row.
@@ -16,7 +17,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games.models import DAYS_PER_MOVE_CHOICES, Game
-from notifications import services
+from notifications import services, webhook_services
 from notifications.models import Notification
 
 # A reminder goes when this share of a turn's time has passed.
@@ -37,7 +38,9 @@ class SweepResult:
 
 
 def sweep(now: datetime | None = None) -> SweepResult:
-    reminded = reminders_send(now or timezone.now())
+    now = now or timezone.now()
+    reminded = reminders_send(now)
+    webhook_services.lost_tests_send(now)
     mail = services.sweep()
     return SweepResult(
         reminded=reminded,

@@ -1,14 +1,14 @@
 """Celery tasks for notifications: thin wrappers that take ids and call a service.
 
-Both are harmless when run twice, or many times at once: a row is sent only by the call that
-claims it (`sending.notification_send`).
+Each is harmless when run twice, or many times at once: a row is sent only by the call that
+claims it (`sending.notification_send`, `webhook_services.webhook_test_send`).
 """
 
 from celery import shared_task
 
 from core.metrics import SWEEP_SECONDS
 from core.tasks import RETRYING
-from notifications import deliveries, sending, services, sweeps
+from notifications import deliveries, sending, services, sweeps, webhook_services
 
 
 @shared_task(name=services.SEND_TASK, **RETRYING)
@@ -28,6 +28,12 @@ def send_event(game_id: str, ply: int, kind: str) -> None:
 def send_delivery(delivery_id: int) -> None:
     """Send push notice or webhook call `delivery_id` if it is pending and due."""
     deliveries.delivery_send(delivery_id=delivery_id)
+
+
+@shared_task(name=webhook_services.TEST_TASK, **RETRYING)
+def send_webhook_test(test_id: int) -> None:
+    """Send webhook test `test_id` if it has no answer yet, and keep the answer."""
+    webhook_services.webhook_test_send(test_id=test_id)
 
 
 @shared_task(name="notifications.tasks.sweep", **RETRYING)

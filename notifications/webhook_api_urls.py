@@ -17,4 +17,9 @@ urlpatterns = [
         webhook_apis.WebhookTestApi.as_view(),
         name="webhook_test",
     ),
+    path(
+        "webhooks/<str:webhook_id>/tests/<str:test_id>/",
+        webhook_apis.WebhookTestStatusApi.as_view(),
+        name="webhook_test_status",
+    ),
 ]

@@ -1,12 +1,13 @@
 """Webhooks in the API: the caller's webhooks (`/api/webhooks/`), one of them
-(`/api/webhooks/{id}/`), turning one back on and sending it a test. Thin, over
-`notifications.webhook_services`; another player's webhook is a 404."""
+(`/api/webhooks/{id}/`), turning one back on, and sending it a test and reading its answer.
+Thin, over `notifications.webhook_services`; another player's webhook is a 404."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -82,9 +83,22 @@ class WebhookCreateSerializer(serializers.Serializer):
     )
 
 
-class TestResultSerializer(serializers.Serializer):
-    sent = serializers.BooleanField(help_text="The webhook answered 2xx.")
-    summary = serializers.CharField(help_text="What it answered, or why it failed.")
+class WebhookTestSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    webhook_id = serializers.IntegerField(allow_null=True)
+    # Plain text rather than choices: "sent" and "failed" are in another choice set already.
+    status = serializers.CharField(
+        help_text="'waiting' (a worker sends it soon), then 'sent' (the webhook answered 2xx)"
+        " or 'failed'."
+    )
+    sent = serializers.BooleanField(
+        allow_null=True, help_text="The webhook answered 2xx; null while the test waits."
+    )
+    summary = serializers.CharField(
+        help_text="What it answered, or why it failed; empty while the test waits."
+    )
+    created_at = serializers.DateTimeField()
+    answered_at = serializers.DateTimeField(allow_null=True)
 
 
 def _shown(row: Webhook) -> dict[str, Any]:
@@ -175,21 +189,43 @@ class WebhookTestApi(APIView):
         operation_id="webhook_test",
         request=None,
         responses={
-            200: TestResultSerializer,
+            202: WebhookTestSerializer,
             429: error_response("too many tests in the last hour"),
             **NOT_FOUND,
         },
-        description="Calls the webhook now with a test message, signed as any call, and says"
-        " what it answered (200 either way: `sent` tells). At most"
+        description="Asks for a test: a test message, signed as any call, which the site sends"
+        " in the background. Answers 202 at once with the test, `waiting`; its `Location`"
+        " (`webhook_test_status`) says what the webhook answered, once it has. At most"
         f" {settings.WEBHOOK_TESTS_PER_HOUR} tests an hour per player.",
     )
     def post(self, request: AuthenticatedRequest, webhook_id: str) -> Response:
         try:
-            result = webhook_services.webhook_test(user_id=request.user.pk, webhook_id=webhook_id)
+            test = webhook_services.webhook_test(user_id=request.user.pk, webhook_id=webhook_id)
         except TooManyTests as exc:
             return Response(
                 exc.as_dict(),
                 status=exc.status_code,
                 headers={"Retry-After": str(exc.retry_after)},
             )
-        return Response({"sent": result.sent, "summary": result.summary})
+        where = reverse("webhook_api:webhook_test_status", args=[test.webhook_id, test.pk])
+        return Response(
+            webhook_services.webhook_test_shown(test),
+            status=status.HTTP_202_ACCEPTED,
+            headers={"Location": where},
+        )
+
+
+class WebhookTestStatusApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="webhook_test_status",
+        responses={200: WebhookTestSerializer, **NOT_FOUND},
+        description="One of the caller's tests of the webhook: `waiting`, or what the webhook"
+        " answered. (The settings page asks for it until the answer comes.)",
+    )
+    def get(self, request: AuthenticatedRequest, webhook_id: str, test_id: str) -> Response:
+        test = webhook_services.webhook_test_of(
+            user_id=request.user.pk, webhook_id=webhook_id, test_id=test_id
+        )
+        return Response(webhook_services.webhook_test_shown(test))

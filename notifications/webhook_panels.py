@@ -31,12 +31,16 @@ def settings_page_panel(
     if not request.user.is_authenticated:
         return None
     rows = webhook_services.webhooks_of(user_id=request.user.pk)
+    tests = webhook_services.latest_tests(user_id=request.user.pk)
     context = {
         "webhooks": [
             {
                 **webhook_services.webhook_shown(row),
                 "secret": row.secret,
                 "place": row_place(row.pk),
+                "test": webhook_services.webhook_test_shown(tests[row.pk])
+                if row.pk in tests
+                else None,
             }
             for row in rows
         ],

@@ -1,7 +1,8 @@
 """A player's webhooks: the writes and reads behind the settings page and the API (add, remove,
 turn back on, send a test), with their limits: WEBHOOKS_MAX_PER_PLAYER webhooks, and
 WEBHOOK_TESTS_PER_HOUR tests, counted in the database per player (`WebhookTest`), so that one
-account's tests never spend another's and the limit holds with the cache down.
+account's tests never spend another's and the limit holds with the cache down. A test is sent
+by a worker (`webhook_test_send`, the task `send_webhook_test`), and its answer kept on it.
 
 Another player's webhook is "no such webhook" (404), whatever is asked of it.
 """
@@ -9,24 +10,29 @@ Another player's webhook is "no such webhook" (404), whatever is asked of it.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.errors import ServiceError
+from core.tasks import send, send_on_commit
 from notifications import outbound, webhooks
+from notifications.emails import recipient_language
 from notifications.models import Webhook, WebhookTest
 
 NAME_MAX_LENGTH = 60
 URL_MAX_LENGTH = 500
 TEST_WINDOW = timedelta(hours=1)
+TEST_TASK = "notifications.tasks.send_webhook_test"
+# A test still waiting this long after it was asked for lost its task: the sweep sends it.
+TEST_LOST_AFTER = timedelta(minutes=1)
+LOST_TESTS_BATCH = 500
 
 
 class WebhookError(ServiceError):
@@ -172,18 +178,12 @@ def webhook_enable(*, user_id: Any, webhook_id: Any) -> Webhook:
     return row
 
 
-@dataclass(frozen=True)
-class TestResult:
-    sent: bool
-    # What happened, in the player's language: the status, or why it failed.
-    summary: str
-
-
-def webhook_test(*, user_id: Any, webhook_id: Any) -> TestResult:
-    """Call the webhook now with a test message (through the guard, as any call) and say what
-    it answered. At most WEBHOOK_TESTS_PER_HOUR per player: past it TooManyTests (429). A test
-    that goes through sets the webhook's count of failures back to 0; one that fails does not
-    count toward turning it off, and works on a webhook that is off (to see it works again)."""
+def webhook_test(*, user_id: Any, webhook_id: Any) -> WebhookTest:
+    """Ask for a test of the webhook: a test message, signed as any call, which a worker sends
+    (`webhook_test_send`) once this commits, so that no request waits on another site's answer.
+    Returns the test, waiting for its answer (`webhook_test_shown` says what it got). At most
+    WEBHOOK_TESTS_PER_HOUR per player, counted as they are asked for: past it TooManyTests
+    (429), nothing sent."""
     webhook = webhook_of(user_id=user_id, webhook_id=webhook_id)
     now = timezone.now()
     with transaction.atomic():
@@ -205,17 +205,108 @@ def webhook_test(*, user_id: Any, webhook_id: Any) -> TestResult:
                 retry_after=max(1, wait),
             )
         test = WebhookTest.objects.create(user_id=user_id, webhook=webhook)
-    result = webhooks.call(webhook, webhooks.test_message(), event_id=f"test-{test.pk}")
-    if result.outcome.sent:
-        webhooks.succeeded(webhook.pk)
-    else:
-        webhooks.failed(webhook.pk, result.outcome.error, for_good=False)
-    summary = result.summary()
-    WebhookTest.objects.filter(pk=test.pk).update(sent=result.outcome.sent, answer=summary)
-    return TestResult(sent=result.outcome.sent, summary=summary)
+        send_on_commit(TEST_TASK, test.pk)
+    return test
+
+
+def webhook_test_send(*, test_id: int) -> None:
+    """The worker's half of a test: call the webhook with the test message (through the guard,
+    as any call) and keep what it answered on the test, in its owner's language. Once: a test
+    already answered, or being sent by another run of the task (its row locked), is left alone;
+    a run that fails before the answer is kept (a database that went away) leaves the test
+    waiting, for the task's retry. A test that goes through sets the webhook's count of
+    failures back to 0; one that fails does not count toward turning it off, and works on a
+    webhook that is off (to see it works again)."""
+    with transaction.atomic():
+        test = (
+            WebhookTest.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("webhook", "user__profile")
+            .filter(pk=test_id, answered_at__isnull=True)
+            .first()
+        )
+        if test is None:
+            return
+        with translation.override(recipient_language(test.user)):
+            if test.webhook is None:
+                sent, summary = False, _("The webhook was removed before the test was sent.")
+            else:
+                result = webhooks.call(
+                    test.webhook, webhooks.test_message(), event_id=f"test-{test.pk}"
+                )
+                sent, summary = result.outcome.sent, result.summary()
+                if sent:
+                    webhooks.succeeded(test.webhook.pk)
+                else:
+                    webhooks.failed(test.webhook.pk, result.outcome.error, for_good=False)
+        WebhookTest.objects.filter(pk=test.pk).update(
+            sent=sent, answer=summary, answered_at=timezone.now()
+        )
 
 
 # -- reads ---------------------------------------------------------------------------------------
+
+
+def lost_tests_send(now: datetime) -> int:
+    """Send again the tests still waiting a minute after they were asked for, within the hour
+    (their task was lost: a broker that was down); how many. A test is sent once whatever
+    the number of its tasks (`webhook_test_send`)."""
+    waiting = WebhookTest.objects.filter(
+        answered_at__isnull=True,
+        created_at__lte=now - TEST_LOST_AFTER,
+        created_at__gt=now - TEST_WINDOW,
+    ).values_list("pk", flat=True)[:LOST_TESTS_BATCH]
+    ids = list(waiting)
+    for test_id in ids:
+        send(TEST_TASK, [test_id])
+    return len(ids)
+
+
+class TestStatus:
+    """Where a test is (`webhook_test_shown`)."""
+
+    WAITING = "waiting"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+def webhook_test_of(*, user_id: Any, webhook_id: Any, test_id: Any) -> WebhookTest:
+    """One of the player's tests of that webhook; another's, or none, is NoSuchWebhook (404)."""
+    row = WebhookTest.objects.filter(
+        pk=_id(test_id), webhook_id=_id(webhook_id), user_id=user_id
+    ).first()
+    if row is None:
+        raise NoSuchWebhook()
+    return row
+
+
+def latest_tests(*, user_id: Any) -> dict[int, WebhookTest]:
+    """Webhook id -> the player's latest test of it in the last hour (at most
+    WEBHOOK_TESTS_PER_HOUR rows read)."""
+    since = timezone.now() - TEST_WINDOW
+    latest: dict[int, WebhookTest] = {}
+    for test in WebhookTest.objects.filter(user_id=user_id, created_at__gt=since).order_by(
+        "created_at", "pk"
+    ):
+        if test.webhook_id is not None:
+            latest[test.webhook_id] = test
+    return latest
+
+
+def webhook_test_shown(test: WebhookTest) -> dict[str, Any]:
+    """What the page and the API show of a test: where it is, and what the webhook answered."""
+    if test.answered_at is None:
+        status = TestStatus.WAITING
+    else:
+        status = TestStatus.SENT if test.sent else TestStatus.FAILED
+    return {
+        "id": test.pk,
+        "webhook_id": test.webhook_id,
+        "status": status,
+        "sent": test.sent if test.answered_at else None,
+        "summary": test.answer,
+        "created_at": test.created_at,
+        "answered_at": test.answered_at,
+    }
 
 
 def webhook_of(*, user_id: Any, webhook_id: Any) -> Webhook:

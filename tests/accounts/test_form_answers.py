@@ -130,7 +130,7 @@ def test_a_webhooks_test_answers_in_its_row(alice, client_for, sink):
         reverse("notifications:webhook_test", args=[hook.pk]), follow=True
     )
     found = the_answer(response)
-    assert "Test sent." in found["text"]
+    assert "The test is on its way." in found["text"]
     assert found["around"][:2] == [f"webhook-{hook.pk}", "webhook-list"]
 
 

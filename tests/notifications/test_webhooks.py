@@ -17,7 +17,15 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games import services as game_services
-from notifications import deliveries, messages, sending, services, webhook_services, webhooks
+from notifications import (
+    deliveries,
+    messages,
+    sending,
+    services,
+    sweeps,
+    webhook_services,
+    webhooks,
+)
 from notifications.models import ChannelDelivery, Notification, Webhook, WebhookTest
 from tests.support.http_sink import HttpSink
 from tests.support.mail import sent
@@ -415,32 +423,89 @@ def test_the_page_lists_webhooks_with_their_address_in_part(alice, client_for, s
     assert "Show the signing secret" in page
 
 
-def test_send_a_test_calls_the_webhook_and_shows_the_answer(alice, client_for, sink):
+def test_send_a_test_is_sent_by_the_worker_and_its_answer_shown_when_it_comes(
+    alice, client_for, sink, django_capture_on_commit_callbacks
+):
     hook = add(alice, sink)
     sink.answer(202)
-    response = client_for(alice).post(
-        reverse("notifications:webhook_test", args=[hook.pk]), follow=True
-    )
+    client = client_for(alice)
+    url = reverse("notifications:webhook_test", args=[hook.pk])
+    with django_capture_on_commit_callbacks() as queued:
+        page = client.post(url, follow=True).content.decode()
 
+    # The request only asked: nothing is sent until the task runs, and the row says it waits.
+    test = WebhookTest.objects.get()
+    assert sink.requests == [] and test.answered_at is None
+    assert "The test is on its way." in page
+    assert "waiting for the webhook" in page
+    status_url = f"/api/webhooks/{hook.pk}/tests/{test.pk}/"
+    assert f'data-status-url="{status_url}"' in page
+    assert client.get(status_url).json()["status"] == "waiting"
+
+    for callback in queued:
+        callback()  # the task, run in-process (eager)
     (received,) = sink.wait_for(1)
     assert_signed(received, hook.secret)
     body = received.json()
     assert body["kind"] == "test"
-    assert body["event_id"] == f"test-{WebhookTest.objects.get().pk}"
-    assert "Test sent. The webhook answered 202" in response.content.decode()
+    assert body["event_id"] == f"test-{test.pk}"
+    # What the page's script reads, and what the page shows on its next load.
+    answered = client.get(status_url).json()
+    assert (answered["status"], answered["sent"]) == ("sent", True)
+    assert answered["summary"] == "The webhook answered 202: it works."
+    page = settings_page(client)
+    assert "it went through. The webhook answered 202: it works." in page
+    assert "data-status-url" not in page
 
 
-def test_a_failed_test_shows_why(alice, client_for, sink, settings):
+def test_a_test_is_sent_once_however_often_its_task_runs(
+    alice, sink, django_capture_on_commit_callbacks
+):
+    hook = add(alice, sink)
+    with django_capture_on_commit_callbacks(execute=True):
+        test = webhook_services.webhook_test(user_id=alice.pk, webhook_id=hook.pk)
+    webhook_services.webhook_test_send(test_id=test.pk)  # a retry, or the message twice
+    assert len(sink.wait_for(1)) == 1
+    assert WebhookTest.objects.get().sent is True
+
+
+def test_a_test_whose_task_was_lost_is_sent_by_the_sweep(
+    alice, sink, clock, django_capture_on_commit_callbacks
+):
+    hook = add(alice, sink)
+    with django_capture_on_commit_callbacks():  # committed, but its task never sent
+        test = webhook_services.webhook_test(user_id=alice.pk, webhook_id=hook.pk)
+    sweeps.sweep()  # too soon to call it lost: its task may be on its way
+    assert sink.requests == []
+
+    clock.shift(timedelta(minutes=2))
+    sweeps.sweep()
+    assert len(sink.wait_for(1)) == 1
+    test.refresh_from_db()
+    assert test.sent and test.answered_at is not None
+    sweeps.sweep()
+    assert len(sink.requests) == 1
+
+
+def test_a_failed_test_shows_why_in_the_players_language(
+    alice, client_for, sink, settings, django_capture_on_commit_callbacks
+):
     hook = add(alice, sink)
     settings.OUTBOUND_ALLOWED_NETWORKS = []
-    page = (
-        client_for(alice)
-        .post(reverse("notifications:webhook_test", args=[hook.pk]), follow=True)
-        .content.decode()
-    )
-    assert "The test failed. Refused:" in page
+    client = client_for(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("notifications:webhook_test", args=[hook.pk]))
+    page = settings_page(client)
+    assert "it failed. Refused:" in page
     assert "loopback" in page
     assert sink.requests == []
+
+    Profile.objects.filter(user=alice).update(language="ko")
+    with django_capture_on_commit_callbacks(execute=True):
+        test = webhook_services.webhook_test(user_id=alice.pk, webhook_id=hook.pk)
+    test.refresh_from_db()
+    assert not test.sent and test.answer
+    assert "Refused" not in test.answer  # the worker answered in Korean, not the default
 
 
 def test_a_webhook_turned_off_can_be_turned_back_on(alice, client_for, sink):
@@ -504,13 +569,13 @@ def test_at_most_five_webhooks(alice, bob, sink, settings):
 
 
 def test_tests_are_limited_per_player_and_a_hostile_account_spends_only_its_own(
-    alice, mallory, api_client_for, sink, settings, clock
+    alice, mallory, api_client_for, sink, settings, clock, django_capture_on_commit_callbacks
 ):
     settings.WEBHOOK_TESTS_PER_HOUR = 3
     mine, theirs = add(alice, sink), add(mallory, sink)
     hostile = api_client_for(mallory)
     for _ in range(3):
-        assert hostile.post(f"/api/webhooks/{theirs.pk}/test/").status_code == 200
+        assert hostile.post(f"/api/webhooks/{theirs.pk}/test/").status_code == 202
     refused = hostile.post(f"/api/webhooks/{theirs.pk}/test/")
     assert refused.status_code == 429
     assert refused.json()["code"] == "too_many_webhook_tests"
@@ -520,13 +585,19 @@ def test_tests_are_limited_per_player_and_a_hostile_account_spends_only_its_own(
 
     client = api_client_for(alice)
     for _ in range(3):
-        answer = client.post(f"/api/webhooks/{mine.pk}/test/")
-        assert answer.status_code == 200 and answer.json()["sent"] is True
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = client.post(f"/api/webhooks/{mine.pk}/test/")
+        assert answer.status_code == 202 and answer.json()["status"] == "waiting"
+        done = client.get(answer["Location"]).json()
+        assert (done["id"], done["status"], done["sent"]) == (answer.json()["id"], "sent", True)
     assert client.post(f"/api/webhooks/{mine.pk}/test/").status_code == 429
-    assert len(sink.requests) == 6
+    assert len(sink.wait_for(3)) == 3  # mallory's tests were never run (no commit here)
+    # Another's test's answer is out of reach too.
+    assert hostile.get(done_url := answer["Location"]).status_code == 404
+    assert client.get(done_url).status_code == 200
 
     clock.shift(timedelta(hours=1, seconds=1))
-    assert client.post(f"/api/webhooks/{mine.pk}/test/").status_code == 200
+    assert client.post(f"/api/webhooks/{mine.pk}/test/").status_code == 202
 
 
 # -- another player's webhook, and the API ------------------------------------------------------
@@ -614,7 +685,8 @@ def test_the_api_is_in_the_schema(alice, api_client_for):
     paths = schema["paths"]
     assert {"get", "post"} <= set(paths["/api/webhooks/"])
     assert "delete" in paths["/api/webhooks/{webhook_id}/"]
-    assert "post" in paths["/api/webhooks/{webhook_id}/test/"]
+    assert "202" in paths["/api/webhooks/{webhook_id}/test/"]["post"]["responses"]
+    assert "get" in paths["/api/webhooks/{webhook_id}/tests/{test_id}/"]
     assert "post" in paths["/api/webhooks/{webhook_id}/enable/"]
 
 
