@@ -84,6 +84,7 @@ def nginx_in_front_of(site: str, folder: Path) -> tuple[subprocess.Popen, int, P
         .replace("/var/log/nginx/access.log", str(access_log))
     )
     (folder / "site.conf").write_text(conf)
+    assert NGINX is not None
     temp = "".join(
         f"{kind}_temp_path {folder / kind};"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
