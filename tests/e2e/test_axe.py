@@ -12,7 +12,7 @@ from django.test import override_settings
 from accounts.services import token_create
 from analysis.services import analysis_request
 from tests.support.browser import DESKTOP, PHONE
-from tests.support.factories import client_for
+from tests.support.factories import client_for, invite_game
 from tests.support.play import finish, waiting_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -123,6 +123,78 @@ def test_no_serious_violation_on_any_page_a_player_meets(
     check("lobby", "/lobby/")
     check("new game", "/games/new/")
     check("rules, signed in", "/rules/")
+    context.close()
+
+    assert not found, "\n".join(found)
+
+
+MODERATE_IMPACTS = FAILING_IMPACTS | {"moderate"}
+
+
+def violations(axe, page, state: str, impacts: set[str]) -> list[str]:
+    """The violations of `impacts` axe finds on `page`, as readable lines."""
+    options = {
+        "runOnly": {"type": "tag", "values": AXE_TAGS},
+        "rules": {"label-content-name-mismatch": {"enabled": True}},
+        "resultTypes": ["violations"],
+    }
+    results = axe.run(page, options=options)
+    return [
+        f"{state}: {violation['id']} ({violation['impact']}) at {node['target']}: "
+        f"{violation['help']} -- {node.get('failureSummary', '').strip()}"
+        for violation in results.response["violations"]
+        if violation["impact"] in impacts or violation["id"] in ALSO_FAILING
+        for node in violation["nodes"]
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+@override_settings(
+    ANALYSIS_SECONDS_PER_GAME=1.0,
+    ANALYSIS_MIN_SECONDS_PER_MOVE=0.005,
+    ANALYSIS_MAX_SECONDS_PER_MOVE=0.02,
+)
+def test_no_moderate_violation_on_home_rules_history_and_analysis(
+    browser, axe, live_server, start_game, alice, bob, carol, artifacts, language, viewport
+):
+    """Issue #58: the home page (signed out and in, with an invitation), the rules, the history
+    (filtered by a player) and a finished game's analysis have no moderate violation either."""
+    base = live_server.url
+    options: dict = {"locale": "ko-KR" if language == "ko" else "en-US"}
+    if viewport == "phone":
+        options |= {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+    else:
+        options |= {"viewport": DESKTOP}
+    context = browser.new_context(**options)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    found: list[str] = []
+
+    def check(state: str, path: str) -> None:
+        page.goto(base + path)
+        assert page.locator("html").get_attribute("lang") == language, state
+        found.extend(violations(axe, page, state, MODERATE_IMPACTS))
+
+    check("home, signed out", "/")
+    # A visitor's first page shows the game (a picture the Content-Security-Policy lets load),
+    # no wider than the screen.
+    picture = page.locator("img.hero-picture")
+    assert picture.evaluate("img => img.complete && img.naturalWidth") == 800
+    assert len(picture.get_attribute("alt")) > 80
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(artifacts / f"home-visitor-{viewport}-{language}.png"))
+    check("rules", "/rules/")
+    finished = finish(start_game(alice, bob))
+    analysis_request(game_id=finished.pk, user=alice)  # runs in-process (tasks are eager)
+    invite_game(carol, alice)
+    session = client_for(alice).cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}])
+    check("home, signed in, with an invitation", "/")
+    check("finished game, with its analysis", f"/games/{finished.id}/")
+    assert page.locator("#analysis table.analysis-moves").count() > 0
+    check("history", "/history/")
+    check("history, by a player", "/history/?player=bob")
     context.close()
 
     assert not found, "\n".join(found)
