@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.messages import get_messages
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -36,6 +37,10 @@ def game_page_panel(request: HttpRequest, *, game_id: Any, **page: Any) -> Panel
     return Panel.rendered(html) if html else None
 
 
+SETTINGS_PLACE = "chat-settings"
+"""Where the settings page shows what its chat form did (`core.form_answers`)."""
+
+
 def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
     """The chat's setting on the settings page: whether spectators may read the chat of the
     player's finished games (the same setting as the board's "Chat settings")."""
@@ -43,6 +48,7 @@ def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
         return None
     context = {
         "spectators_may_read": selectors.spectators_may_read(user_id=request.user.pk),
+        "messages": get_messages(request),
         "csrf_token": CSRF_HOLE,  # filled for this request by `core.panels`
     }
     return Panel.rendered(render_to_string("chat/_settings.html", context))

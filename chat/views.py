@@ -16,6 +16,8 @@ from django.views.decorators.http import require_POST
 from accounts.http import AuthenticatedHttpRequest
 from chat import services
 from chat.errors import ChatError, ChatNotFound
+from chat.panels import SETTINGS_PLACE
+from core.form_answers import answer
 
 
 def _back(game_id: UUID) -> HttpResponse:
@@ -101,24 +103,25 @@ def message_report(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResp
 @login_required
 @require_POST
 def privacy_set(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
-    _privacy_post(request)
+    messages.success(request, _privacy_post(request))
     return _back(game_id)
 
 
 @login_required
 @require_POST
 def privacy_settings_set(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """The same setting, from the settings page."""
-    _privacy_post(request)
-    return redirect(reverse("accounts:settings") + "#chat-settings")
+    """The same setting, from the settings page: answered beside its form there
+    (`core.form_answers`), which takes the focus (no fragment, which would keep it)."""
+    answer(request, messages.SUCCESS, _privacy_post(request), place=SETTINGS_PLACE)
+    return redirect("accounts:settings")
 
 
-def _privacy_post(request: AuthenticatedHttpRequest) -> None:
+def _privacy_post(request: AuthenticatedHttpRequest) -> str:
+    """Store the choice; what to tell the player."""
     allowed = request.POST.get("spectators_may_read") == "1"
     services.privacy_set(user=request.user, spectators_may_read=allowed)
-    messages.success(
-        request,
+    return (
         _("Spectators may read the chat of your finished games if every player allows it.")
         if allowed
-        else _("Spectators may not read the chat of your games."),
+        else _("Spectators may not read the chat of your games.")
     )

@@ -122,6 +122,15 @@ def test_unfollowing_from_the_settings_page_answers_at_the_list_and_from_a_playe
     assert page.top_messages and not page.found
 
 
+def test_the_chats_setting_answers_in_its_section(alice, client_for):
+    response = client_for(alice).post(
+        reverse("chat:privacy_settings"), {"spectators_may_read": "1"}, follow=True
+    )
+    found = the_answer(response)
+    assert "Spectators may read" in found["text"]
+    assert found["around"][0] == "chat-settings"
+
+
 def test_a_webhooks_test_answers_in_its_row(alice, client_for, sink):
     hook = webhook_services.webhook_create(
         user_id=alice.pk, name="Hook", url=sink.url + "/hook", style="json"

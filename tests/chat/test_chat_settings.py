@@ -25,7 +25,7 @@ def test_the_settings_page_offers_it_and_a_post_turns_it_on_and_off(alice, clien
 
     answer = client.post(SET, {"spectators_may_read": "1"})
 
-    assert answer.status_code == 302 and answer["Location"].endswith("/settings/#chat-settings")
+    assert answer.status_code == 302 and answer["Location"].endswith("/settings/")
     assert Privacy.objects.get(user=alice).spectators_may_read
     assert "Keep my games' chat from spectators" in client.get(SETTINGS).content.decode()
     client.post(SET, {"spectators_may_read": "0"})
