@@ -122,7 +122,7 @@ def test_the_tests_named_for_the_commands_exist():
             assert name in defined, (command, test)
 
 
-# -- running make ------------------------------------------------------------------------------
+# -- the figures, and where the commands run -------------------------------------------------------
 
 
 def numbers(line: str) -> list[float]:
@@ -161,7 +161,7 @@ def redis_url() -> Iterator[str]:
         yield f"redis://127.0.0.1:{server.port}"
 
 
-# -- the benchmarks ----------------------------------------------------------------------------
+# -- the benchmarks --------------------------------------------------------------------------------
 
 
 @pytest.mark.slow
@@ -284,7 +284,7 @@ def test_make_abuse(bench_database, redis_url):
     assert len(figures) == 8, out
 
 
-# -- the site's other commands -----------------------------------------------------------------
+# -- the site's other commands ---------------------------------------------------------------------
 
 
 def test_make_test_lints_then_runs_the_suite():
