@@ -1,6 +1,7 @@
 """The limits on account emails hold across the web processes with Redis stopped or hung: five
 gunicorn workers, each its own process, share one count (the database's, `core.cache`), so a
-flood spread over them sends as many emails as the limit allows, not that many per worker.
+flood spread over them sends as many emails as the limit allows, not that many per worker:
+password resets, sign-ups, the confirmation email sent again, and changes to one's addresses.
 
 The mail goes over SMTP to a server of the test's own; the requests go five at a time, so that
 every worker takes some (one after another, the worker that has just answered may take them all).
@@ -15,10 +16,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 from django.urls import reverse
 
 from tests.support.databases import current_database
+from tests.support.factories import PASSWORD
 from tests.support.gunicorn import gunicorn
 from tests.support.outage import closed_port, hung_server
 from tests.support.smtp import Recorder, smtp_server
@@ -29,6 +32,8 @@ WORKERS = 5
 # allauth's defaults, which the site keeps (test_email_limits_redis_down.py).
 RESETS_PER_ADDRESS = 5
 SIGNUPS_PER_IP = 20
+EMAIL_CHANGES_PER_USER = 10
+PASSWORDS = {"password1": PASSWORD, "password2": PASSWORD}
 # The workers' connections name themselves (libpq reads PGAPPNAME), to be counted.
 APP_NAME = f"limits-test-{os.getpid()}"
 
@@ -77,20 +82,42 @@ def workers_that_served() -> int:
         return cursor.fetchone()[0]
 
 
-def browser(base: str, path: str) -> tuple[requests.Session, str]:
-    """A session holding the CSRF cookie of the form at `path`, and the form's token."""
-    session = requests.Session()
-    page = session.get(base + path, timeout=30)
+def form_token(session: requests.Session, url: str) -> str:
+    """The CSRF token of the form on the page at `url`, read by `session` (which keeps the
+    cookie that goes with it)."""
+    page = session.get(url, timeout=30)
     assert page.status_code == 200, page.status_code
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
     assert token, page.text[:500]
-    return session, token.group(1)
+    return token.group(1)
 
 
-def flood(base: str, path: str, forms: list[dict[str, str]]) -> list[int]:
-    """POST each form to `path`, `WORKERS` at a time, each from a browser of its own; the
-    statuses, redirects not followed."""
-    session, token = browser(base, path)
+def submit(session: requests.Session, url: str, form: dict[str, str]) -> int:
+    """Fill in and send the form on the page at `url` as the browser `session` does (keeping
+    the cookies it is given back); the status, a redirect not followed."""
+    token = form_token(session, url)
+    response = session.post(
+        url,
+        data={"csrfmiddlewaretoken": token, **form},
+        headers={"Referer": url},
+        allow_redirects=False,
+        timeout=30,
+    )
+    return response.status_code
+
+
+def flood(
+    base: str,
+    path: str,
+    forms: list[dict[str, str]],
+    session: requests.Session | None = None,
+    page: str | None = None,
+) -> list[int]:
+    """POST each form to `path`, `WORKERS` at a time, with the cookies of `session` (a new
+    browser's if none) and the token of the form on `page` (`path` if none); the statuses,
+    redirects not followed."""
+    session = session or requests.Session()
+    token = form_token(session, base + (page or path))
     cookies = session.cookies.get_dict()
 
     def post(form: dict[str, str]) -> int:
@@ -98,7 +125,7 @@ def flood(base: str, path: str, forms: list[dict[str, str]]) -> list[int]:
             base + path,
             data={"csrfmiddlewaretoken": token, **form},
             cookies=cookies,
-            headers={"Referer": base + path},
+            headers={"Referer": base + (page or path)},
             allow_redirects=False,
             timeout=30,
         )
@@ -124,8 +151,7 @@ def test_sign_ups_from_one_address_stop_at_the_limit(site, django_user_model):
         {
             "username": f"flood{n}",
             "email": f"flood{n}@example.com",
-            "password1": "tile-drafter-4827",
-            "password2": "tile-drafter-4827",
+            **PASSWORDS,
         }
         for n in range(SIGNUPS_PER_IP + 5)
     ]
@@ -134,4 +160,46 @@ def test_sign_ups_from_one_address_stop_at_the_limit(site, django_user_model):
     assert sorted(statuses) == [302] * SIGNUPS_PER_IP + [429] * 5
     assert len(mail.messages) == SIGNUPS_PER_IP
     assert django_user_model.objects.filter(username__startswith="flood").count() == SIGNUPS_PER_IP
+    assert workers_that_served() >= 2
+
+
+def test_confirmation_emails_wait_for_the_cool_down(site):
+    base, mail = site
+    dora = requests.Session()
+    form = {"username": "dora", "email": "dora@example.com", **PASSWORDS}
+    assert submit(dora, base + reverse("account_signup"), form) == 302
+    assert len(mail.messages) == 1
+
+    statuses = flood(
+        base,
+        reverse("accounts:verification_resend"),
+        [{}] * 10,
+        session=dora,
+        page=reverse("account_email_verification_sent"),
+    )
+
+    assert statuses == [302] * 10  # "we sent you one less than 3 minutes ago"
+    assert [m["rcpt_tos"] for m in mail.messages] == [["dora@example.com"]]
+    assert workers_that_served() >= 2
+
+
+def test_changes_to_a_players_addresses_stop_at_the_limit(site, alice):
+    base, mail = site
+    # Hashed as the servers hash (this process's tests use a faster hasher they do not know).
+    hasher = PBKDF2PasswordHasher()
+    alice.password = hasher.encode(PASSWORD, hasher.salt())
+    alice.save(update_fields=["password"])
+    browser = requests.Session()
+    form = {"login": "alice", "password": PASSWORD}
+    assert submit(browser, base + reverse("account_login"), form) == 302
+
+    statuses = flood(
+        base,
+        reverse("account_email"),
+        [{"action_add": "", "email": f"alice.{n}@example.com"} for n in range(15)],
+        browser,
+    )
+
+    assert sorted(statuses) == [302] * EMAIL_CHANGES_PER_USER + [429] * 5
+    assert len(mail.messages) == EMAIL_CHANGES_PER_USER
     assert workers_that_served() >= 2
