@@ -231,7 +231,7 @@ class Command(BaseCommand):
                     LogEntry._meta.db_table,
                     LOG_COLUMNS,
                     (
-                        (game_id, number, kind, player, data, at)
+                        (game_id, number, kind, player, data, at, "")
                         for game_id, entries, at in log_rows
                         for number, (kind, player, data) in enumerate(entries)
                     ),
@@ -329,4 +329,8 @@ SEAT_COLUMNS = _columns(
         "rating_after",
     ),
 )
-LOG_COLUMNS = _columns(LogEntry, ("game", "number", "kind", "player", "data", "created_at"))
+# Who made each move is left unknown (blank), as for the moves logged before the log said: the
+# column's default is Django's, which COPY does not apply.
+LOG_COLUMNS = _columns(
+    LogEntry, ("game", "number", "kind", "player", "data", "created_at", "mover_kind")
+)
