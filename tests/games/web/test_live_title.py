@@ -64,13 +64,13 @@ def test_the_board_title_in_korean(alice, bob, start_game, client_for):
 def test_the_count_of_games_waiting(alice, bob, start_game, client_for):
     client = client_for(alice)
     game = waiting_for(start_game(alice, bob), bob)
-    assert client.get(WAITING).json() == {"games_waiting": 0}
+    assert client.get(WAITING).json() == {"games_waiting": 0, "invitations_waiting": 0}
 
     waiting_for(game, alice)
     waiting_for(start_game(bob, alice), alice)
     response = client.get(WAITING)
 
-    assert response.json() == {"games_waiting": 2}
+    assert response.json() == {"games_waiting": 2, "invitations_waiting": 0}
     assert "no-cache" in response["Cache-Control"] and "private" in response["Cache-Control"]
 
 
