@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from accounts.names import player_name
 from chat import selectors, services, versions
 from chat.errors import ChatError
+from core import form_answers
 from core.cache import cached
 from core.holes import CSRF_HOLE
 from core.panels import Panel
@@ -32,9 +33,24 @@ def game_page_panel(request: HttpRequest, *, game_id: Any, **page: Any) -> Panel
         return None  # the chat is for signed-in players and spectators, as in the API
     viewer_id = request.user.pk
     chat_versions = versions.versions_key(game_id=game_id, user_id=viewer_id)
-    key = f"chat:panel:{game_id}:{viewer_id}:{get_language()}:{chat_versions}"
+    # "2": the panel's markup since it has a place for its forms' answers (`ANSWERS_HOLE`).
+    key = f"chat:panel:2:{game_id}:{viewer_id}:{get_language()}:{chat_versions}"
     html = cached(key, lambda: _render(request, game_id), PANEL_SECONDS)
-    return Panel.rendered(html) if html else None
+    if not html:
+        return None
+    # What the panel's forms did (without the page's script), beside them: read for this
+    # request, not kept with the panel.
+    answers = render_to_string(
+        "_form_answers.html",
+        {"answers": form_answers.at(get_messages(request), BOARD_PLACE), "place": BOARD_PLACE},
+    )
+    return Panel.rendered(html.replace(ANSWERS_HOLE, answers))
+
+
+BOARD_PLACE = "chat"
+"""Where the board's chat panel shows what its forms did (`core.form_answers`)."""
+ANSWERS_HOLE = "\x00chat-answers\x00"
+"""The place of those answers in the kept panel (no template writes a NUL character)."""
 
 
 SETTINGS_PLACE = "chat-settings"
@@ -83,6 +99,7 @@ def _render(request: HttpRequest, game_id: Any) -> str:
         "csrf_token": CSRF_HOLE,
         "spectators_may_read": access.viewer_allows_spectators,
         "newest_id": chat.lines[-1].id if chat.lines else 0,
+        "answers_hole": ANSWERS_HOLE,
     }
     return render_to_string("chat/_panel.html", context)
 

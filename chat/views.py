@@ -16,21 +16,30 @@ from django.views.decorators.http import require_POST
 from accounts.http import AuthenticatedHttpRequest
 from chat import services
 from chat.errors import ChatError, ChatNotFound
-from chat.panels import SETTINGS_PLACE
+from chat.panels import BOARD_PLACE, SETTINGS_PLACE
 from core.form_answers import answer
 
 
-def _back(game_id: UUID) -> HttpResponse:
-    return redirect(reverse("games:detail", args=[game_id]) + "#chat")
+def _back(game_id: UUID, *, answered: bool = False) -> HttpResponse:
+    """Back to the board: to its chat, or, with an answer, to the answer shown in the chat
+    panel (`BOARD_PLACE`), which takes the focus as the page loads (a fragment would keep it)."""
+    board = reverse("games:detail", args=[game_id])
+    return redirect(board if answered else board + "#chat")
 
 
-def _refused(request: AuthenticatedHttpRequest, exc: ChatError) -> HttpResponse | None:
+def _answered(
+    request: AuthenticatedHttpRequest, game_id: UUID, level: int, text: str
+) -> HttpResponse:
+    answer(request, level, text, place=BOARD_PLACE)
+    return _back(game_id, answered=True)
+
+
+def _refused(request: AuthenticatedHttpRequest, game_id: UUID, exc: ChatError) -> HttpResponse:
     if isinstance(exc, ChatNotFound):
         raise Http404(exc.message)
     if exc.status_code == 403 and exc.code == "chat_forbidden":
         return HttpResponseForbidden(exc.message)
-    messages.error(request, exc.message)
-    return None
+    return _answered(request, game_id, messages.ERROR, exc.message)
 
 
 @login_required
@@ -39,9 +48,7 @@ def message_post(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespon
     try:
         services.message_post(game_id=game_id, user=request.user, text=request.POST.get("text"))
     except ChatError as exc:
-        refused = _refused(request, exc)
-        if refused is not None:
-            return refused
+        return _refused(request, game_id, exc)
     return _back(game_id)
 
 
@@ -52,14 +59,13 @@ def game_mute(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     try:
         services.mute_game(user=request.user, game_id=game_id, muted=muted)
     except ChatError as exc:
-        refused = _refused(request, exc)
-        if refused is not None:
-            return refused
-    else:
-        messages.success(
-            request, _("This game's chat is muted.") if muted else _("This game's chat is back.")
-        )
-    return _back(game_id)
+        return _refused(request, game_id, exc)
+    return _answered(
+        request,
+        game_id,
+        messages.SUCCESS,
+        _("This game's chat is muted.") if muted else _("This game's chat is back."),
+    )
 
 
 @login_required
@@ -69,17 +75,13 @@ def player_mute(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
     try:
         services.mute_player(user=request.user, muted_id=request.POST.get("player"), muted=muted)
     except ChatError as exc:
-        refused = _refused(request, exc)
-        if refused is not None:
-            return refused
-    else:
-        messages.success(
-            request,
-            _("That player's messages are muted.")
-            if muted
-            else _("That player's messages are back."),
-        )
-    return _back(game_id)
+        return _refused(request, game_id, exc)
+    return _answered(
+        request,
+        game_id,
+        messages.SUCCESS,
+        _("That player's messages are muted.") if muted else _("That player's messages are back."),
+    )
 
 
 @login_required
@@ -92,19 +94,16 @@ def message_report(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResp
             reason=request.POST.get("reason"),
         )
     except ChatError as exc:
-        refused = _refused(request, exc)
-        if refused is not None:
-            return refused
-    else:
-        messages.success(request, _("Thank you: a moderator will look at the message."))
-    return _back(game_id)
+        return _refused(request, game_id, exc)
+    return _answered(
+        request, game_id, messages.SUCCESS, _("Thank you: a moderator will look at the message.")
+    )
 
 
 @login_required
 @require_POST
 def privacy_set(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
-    messages.success(request, _privacy_post(request))
-    return _back(game_id)
+    return _answered(request, game_id, messages.SUCCESS, _privacy_post(request))
 
 
 @login_required

@@ -541,7 +541,12 @@
   // the same element, kept across board swaps, so that a message being written stays.
   function placeChat(chat) {
     const slot = document.getElementById("chat-slot");
-    if (chat && slot && chat.parentNode !== slot) slot.appendChild(chat);
+    if (!chat || !slot || chat.parentNode === slot) return;
+    // Moving it takes the focus from what had it (the answer to the chat's form, focused as
+    // the page loaded): given back.
+    const focused = chat.contains(document.activeElement) ? document.activeElement : null;
+    slot.appendChild(chat);
+    if (focused) focused.focus();
   }
 
   function swapIn(html) {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.core.cache import cache
@@ -261,6 +262,40 @@ def test_no_javascript_form_says_what_was_refused(game, alice, client_for):
     response = client.post(reverse("chat:post", args=[game.id]), {"text": "a\x00b"}, follow=True)
     assert "NUL" in response.content.decode()
     assert not Message.objects.exists()
+
+
+def _chat_answers(response) -> str:
+    """The answers the board's chat panel shows (`chat.panels.BOARD_PLACE`), focused as the
+    page loads; nothing said at the top of the page."""
+    page = response.content.decode()
+    assert '<ul class="messages">' not in page
+    panel = page[page.index('id="chat"') :]
+    answers = re.findall(r'<p class="message form-answer [^"]*"[^>]*autofocus>(.*?)</p>', panel)
+    return " ".join(answers)
+
+
+def test_no_javascript_answers_are_beside_the_chat_forms(game, alice, bob, client_for):
+    """Without the page's script, what the chat's forms did is said in the chat panel, which
+    the page goes to (no fragment: it would keep the focus from the answer)."""
+    message = Message.objects.create(game=game, author=bob, text="rude", ply=game.ply)
+    client = client_for(alice)
+    board = reverse("games:detail", args=[game.id])
+
+    reported = client.post(
+        reverse("chat:report", args=[game.id]), {"message": message.id, "reason": "rude"}
+    )
+    assert reported.url == board
+    assert "a moderator will look" in _chat_answers(client.get(board))
+    again = client.post(
+        reverse("chat:report", args=[game.id]),
+        {"message": message.id, "reason": "rude"},
+        follow=True,
+    )
+    assert "reported this message already" in _chat_answers(again)
+    muted = client.post(reverse("chat:mute", args=[game.id]), {"muted": "1"}, follow=True)
+    assert "chat is muted" in _chat_answers(muted)
+    # Said once: the next look at the board says nothing.
+    assert _chat_answers(client.get(board)) == ""
 
 
 def _board_queries(client, game) -> int:
