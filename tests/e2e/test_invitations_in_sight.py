@@ -6,7 +6,7 @@ answer" does; once answered, the count is the games' alone again."""
 import pytest
 
 from games.selectors import games_waiting_count
-from tests.support.browser import DESKTOP, PHONE, signed_in
+from tests.support.browser import DESKTOP, PHONE, context_for, signed_in
 from tests.support.factories import invite_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -35,12 +35,7 @@ def test_an_invitation_counts_in_the_header_and_leads_to_its_answer(
     browser, live_server, alice, bob, artifacts, language, viewport
 ):
     base = live_server.url
-    options: dict = {"locale": "ko-KR" if language == "ko" else "en-US"}
-    if viewport == "phone":
-        options |= {"viewport": PHONE, "is_mobile": True, "has_touch": True}
-    else:
-        options |= {"viewport": DESKTOP}
-    context = browser.new_context(**options)
+    context = context_for(browser, language=language, viewport=viewport)
     page = signed_in(context, base, bob)
     page.goto(base + "/")
     assert page.locator("html").get_attribute("lang") == language

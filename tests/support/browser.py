@@ -10,6 +10,17 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
+def context_for(browser, *, language: str, viewport: str):
+    """A new browser context whose browser asks for `language` ("en" or "ko"), on a "phone"
+    (390x844, a touch screen) or a "desktop"."""
+    options: dict = {"locale": "ko-KR" if language == "ko" else "en-US"}
+    if viewport == "phone":
+        options |= {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+    else:
+        options |= {"viewport": DESKTOP}
+    return browser.new_context(**options)
+
+
 def page_for(browser, base: str, user, viewport: dict, phone: bool = False, scale: int = 2):
     """A page of a new browser context signed in as `user` (the session of a forced login); a
     `phone` has a touch screen and `scale` device pixels per CSS pixel."""
