@@ -542,11 +542,15 @@
   function placeChat(chat) {
     const slot = document.getElementById("chat-slot");
     if (!chat || !slot || chat.parentNode === slot) return;
-    // Moving it takes the focus from what had it (the answer to the chat's form, focused as
-    // the page loaded): given back.
-    const focused = chat.contains(document.activeElement) ? document.activeElement : null;
+    // Moving it takes the focus from what had it, or would have it (the answer to the chat's
+    // form, focused as the page loads: chat.panels): given back, and brought into view.
+    const focused = chat.contains(document.activeElement)
+      ? document.activeElement : chat.querySelector("[autofocus]");
     slot.appendChild(chat);
-    if (focused) focused.focus();
+    if (focused) {
+      focused.focus({ preventScroll: true });
+      focused.scrollIntoView({ block: "center" });
+    }
   }
 
   function swapIn(html) {

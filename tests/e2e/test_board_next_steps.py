@@ -120,6 +120,22 @@ def test_after_a_move_the_chat_works_and_the_next_game_is_in_view(
     assert page.locator(".content > .messages").count() == 0
     page.screenshot(path=str(artifacts / f"next-steps-{viewport}-{language}-reported.png"))
 
+    # A form the page posts itself (muting the game's chat): its answer in the chat panel, in
+    # view with the keyboard on it once the page is back, not atop the page.
+    chat.locator(".chat-settings summary").click()
+    with page.expect_navigation():
+        chat.locator(".chat-settings form").first.locator("button").click()
+    answer = page.locator("#chat .form-answer")
+    answer.wait_for()
+    page.wait_for_function(
+        "() => { const box = document.activeElement.getBoundingClientRect();"
+        " return document.activeElement.classList.contains('form-answer')"
+        " && box.top >= 0 && box.bottom <= window.innerHeight; }"
+    )
+    assert in_first_screen(page, answer)
+    assert page.locator(".content > .messages").count() == 0
+    page.screenshot(path=str(artifacts / f"next-steps-{viewport}-{language}-muted.png"))
+
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
