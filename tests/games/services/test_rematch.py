@@ -122,18 +122,10 @@ def test_the_rematch_button_then_a_link_to_it(finished, alice, bob, client_for):
 
 def test_a_rematch_against_the_computer_says_it_has_started(alice, client_for):
     """Nobody is invited to a rematch against the computer alone: it starts at once."""
-    from games import services
+    from tests.support.factories import against_computer
     from tests.support.play import finish
 
-    finished = finish(
-        services.game_create(
-            creator=alice,
-            num_players=2,
-            variant="colored",
-            days_per_move=3,
-            seats=[services.SeatSpec("computer", level="greedy")],
-        )
-    )
+    finished = finish(against_computer(alice))
 
     response = client_for(alice).post(reverse("games:rematch", args=[finished.id]), follow=True)
 
