@@ -5,12 +5,10 @@ game, content outside landmarks included)."""
 import pytest
 
 from chat import services as chat_services
-from games import services
-from tests.e2e.test_axe import MODERATE_IMPACTS, violations
-from tests.e2e.test_board_next_steps import browser_for
+from tests.e2e.test_axe import MODERATE_IMPACTS, serious_violations
 from tests.e2e.test_next_game import play_a_move, two_games_waiting
-from tests.support.browser import set_confirm, signed_in
-from tests.support.factories import invite_game
+from tests.support.browser import context_for, set_confirm, signed_in
+from tests.support.factories import against_computer, invite_game
 from tests.support.play import finish
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -24,30 +22,26 @@ def axe():
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_no_moderate_violation_on_the_board_before_during_and_after_a_game(
-    browser, axe, live_server, contexts, start_game, alice, bob, carol, language, viewport
+    browser, axe, live_server, start_game, alice, bob, carol, language, viewport
 ):
     here, there = two_games_waiting(start_game, alice, bob, carol)
     chat_services.message_post(game_id=here.id, user=bob, text="hello")
     finished = finish(start_game(alice, bob))
-    against_the_computer = services.game_create(
-        creator=alice,
-        num_players=2,
-        variant="colored",
-        days_per_move=3,
-        seats=[services.SeatSpec("computer", level="greedy")],
-    )
+    against_the_computer = against_computer(alice)
     waiting_for_players = invite_game(alice, bob)
     set_confirm(alice, "off")
     alice.profile.next_game_after_move = True
     alice.profile.save()
-    page = signed_in(browser_for(contexts, language, viewport), live_server.url, alice)
+    page = signed_in(
+        context_for(browser, language=language, viewport=viewport), live_server.url, alice
+    )
     found: list[str] = []
 
     def check(state: str, path: str | None = None) -> None:
         if path is not None:
             page.goto(live_server.url + path)
         assert page.locator("html").get_attribute("lang") == language, state
-        found.extend(violations(axe, page, state, MODERATE_IMPACTS))
+        found.extend(serious_violations(axe, page, state, MODERATE_IMPACTS))
 
     check("your turn", f"/games/{here.id}/")
     page.locator("button.tile.take").first.click()
@@ -64,6 +58,11 @@ def test_no_moderate_violation_on_the_board_before_during_and_after_a_game(
     bobs.locator("button[type=submit]").click()
     bobs.locator(".chat-report-answer").wait_for()
     check("a chat message reported")
+    page.locator(".chat-settings summary").click()
+    with page.expect_navigation():
+        page.locator(".chat-settings form").first.locator("button").click()
+    page.locator("#chat .form-answer").wait_for()
+    check("the chat muted, said in its panel")
     check("game over, with the next game", f"/games/{finished.id}/")
     check("against the computer", f"/games/{against_the_computer.id}/")
     check("waiting for players, the creator's seats", f"/games/{waiting_for_players.id}/")

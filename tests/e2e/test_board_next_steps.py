@@ -11,7 +11,7 @@ from chat import services as chat_services
 from games.models import Game
 from tests.e2e.test_korean import HANGUL
 from tests.e2e.test_next_game import play_a_move, two_games_waiting
-from tests.support.browser import DESKTOP, PHONE, set_confirm, signed_in
+from tests.support.browser import PHONE, context_for, set_confirm, signed_in
 from tests.support.factories import invite_game
 from tests.support.play import finish
 
@@ -43,13 +43,6 @@ WORDS = {
 }
 
 
-def browser_for(contexts, language: str, viewport: str):
-    options: dict = {"locale": "ko-KR" if language == "ko" else "en-US"}
-    if viewport == "phone":
-        return contexts(**options, viewport=PHONE, is_mobile=True, has_touch=True)
-    return contexts(**options, viewport=DESKTOP)
-
-
 def in_first_screen(page, locator) -> bool:
     """Whether `locator` is shown within the screen as it is now (no scrolling)."""
     box = locator.bounding_box()
@@ -67,13 +60,15 @@ def in_first_screen(page, locator) -> bool:
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 def test_after_a_move_the_chat_works_and_the_next_game_is_in_view(
-    browser, live_server, contexts, alice, bob, carol, start_game, artifacts, language, viewport
+    browser, live_server, alice, bob, carol, start_game, artifacts, language, viewport
 ):
     words = WORDS[language]
     here, there = two_games_waiting(start_game, alice, bob, carol)
     chat_services.message_post(game_id=here.id, user=bob, text="hello from bob")
     set_confirm(alice, "off")
-    page = signed_in(browser_for(contexts, language, viewport), live_server.url, alice)
+    page = signed_in(
+        context_for(browser, language=language, viewport=viewport), live_server.url, alice
+    )
     page.goto(f"{live_server.url}/games/{here.id}/")
     assert page.locator("html").get_attribute("lang") == language
 
@@ -140,12 +135,14 @@ def test_after_a_move_the_chat_works_and_the_next_game_is_in_view(
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 def test_game_over_offers_rematch_analysis_and_next_game_together(
-    browser, live_server, contexts, alice, bob, carol, start_game, artifacts, language, viewport
+    browser, live_server, alice, bob, carol, start_game, artifacts, language, viewport
 ):
     words = WORDS[language]
     finished = finish(start_game(alice, bob))
     first, _ = two_games_waiting(start_game, alice, bob, carol)  # first: due first
-    page = signed_in(browser_for(contexts, language, viewport), live_server.url, alice)
+    page = signed_in(
+        context_for(browser, language=language, viewport=viewport), live_server.url, alice
+    )
     page.goto(f"{live_server.url}/games/{finished.id}/")
 
     together = page.locator(".game-over .game-over-next")
@@ -172,13 +169,15 @@ def test_game_over_offers_rematch_analysis_and_next_game_together(
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_moving_on_by_itself_says_where_the_move_went(
-    browser, live_server, contexts, alice, bob, carol, start_game, artifacts, language
+    browser, live_server, alice, bob, carol, start_game, artifacts, language
 ):
     here, there = two_games_waiting(start_game, alice, bob, carol)
     set_confirm(alice, "off")
     alice.profile.next_game_after_move = True
     alice.profile.save()
-    page = signed_in(browser_for(contexts, language, "phone"), live_server.url, alice)
+    page = signed_in(
+        context_for(browser, language=language, viewport="phone"), live_server.url, alice
+    )
     page.goto(f"{live_server.url}/games/{here.id}/")
     ply = Game.objects.get(pk=here.pk).ply
 
@@ -202,13 +201,13 @@ def test_moving_on_by_itself_says_where_the_move_went(
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_on_a_phone_the_smaller_ones(
-    browser, live_server, contexts, alice, bob, start_game, artifacts, language
+    browser, live_server, alice, bob, start_game, artifacts, language
 ):
     """A seat's "Open the seat to the lobby" on one line; the replay bar's controls named in
     words a person reads; "Your game was created." gone once the player has moved; no chat in a
     game against the computer alone."""
     base = live_server.url
-    page = signed_in(browser_for(contexts, language, "phone"), base, alice)
+    page = signed_in(context_for(browser, language=language, viewport="phone"), base, alice)
     waiting = invite_game(alice, bob)
     page.goto(f"{base}/games/{waiting.id}/")
     open_seat = page.locator(".seats-invited form:not(.seat-invite-form) button")
