@@ -27,7 +27,7 @@ from games.errors import IllegalMoveError, InvalidNotation
 from games.models import Game, LogEntry, Seat
 from games.presenters.engine_words import engine_error_text
 from games.services.clocks import turn_deadline
-from games.services.locking import forget_waiting_counts, human_player_ids, started_state
+from games.services.locking import human_player_ids, started_state
 from games.services.log import deal_round, next_log_entry
 from games.standings import resigned_last
 
@@ -149,7 +149,7 @@ def write_moves(
     to move; and once this commits, ask a worker to play for the computer if it is to move."""
     LogEntry.objects.bulk_create(entries)
     count_on_commit(game, seats, entries)
-    forget_waiting_counts(seats)
+    # The players' counts of games waiting were dropped by lock_game, which every caller took.
     if game.status == Game.Status.FINISHED:
         # Published inside this transaction: what the receivers set on the seats (the ratings)
         # is saved with the result below, and moves exactly when it is recorded.
