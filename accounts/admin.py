@@ -1,9 +1,11 @@
 from django.contrib import admin
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
 
 from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken, Profile, User
+from accounts.name_rules import check_not_confusable
 
 # The admin's login is the site's in its limits (accounts.lockout, through the authentication
 # backends) and in its field's length.
@@ -15,9 +17,34 @@ class ProfileInline(admin.StackedInline):
     can_delete = False
 
 
+class NotLookalikeUsername:
+    """The admin is spared the name rules but for this one: a username that looks like another
+    player's would break the database's constraint on skeletons (`USERNAME_SKELETON_UNIQUE`), a
+    500; it gets the sign-up's form error instead."""
+
+    def clean_username(self):  # type: ignore[no-untyped-def]
+        clean = getattr(super(), "clean_username", None)
+        username = clean() if clean else self.cleaned_data["username"]  # type: ignore[attr-defined]
+        instance = self.instance  # type: ignore[attr-defined]
+        # None: the parent refused it already (the same name in another letter case).
+        if username and username != instance.username and not instance.username_skeleton_shared:
+            check_not_confusable(username, user_id=instance.pk)
+        return username
+
+
+class SiteUserChangeForm(NotLookalikeUsername, auth_forms.UserChangeForm):
+    pass
+
+
+class SiteUserCreationForm(NotLookalikeUsername, auth_forms.AdminUserCreationForm):
+    pass
+
+
 @admin.register(User)
 class SiteUserAdmin(UserAdmin):
     inlines = [ProfileInline]
+    form = SiteUserChangeForm
+    add_form = SiteUserCreationForm
 
 
 @admin.register(ApiToken)

@@ -196,3 +196,36 @@ def test_an_api_token_is_shown_without_its_digest_and_deleting_it_revokes_it(adm
 
     assert not ApiToken.objects.filter(pk=token.pk).exists()
     assert APIClient().get("/api/me/", HTTP_AUTHORIZATION=f"Token {key}").status_code == 401
+
+
+def test_a_username_like_another_players_is_a_form_error_not_a_500(admin_client, alice, bob):
+    """The skeletons' constraint would refuse it in the database: the admin's forms say so
+    first, for a new account and a renamed one, and nothing is written."""
+    from accounts.models import User
+
+    added = admin_client.post(
+        admin_url(User, "add"),
+        {
+            "username": "b0b",
+            "usable_password": "false",
+            "password1": "a-long-pass-phrase-1",
+            "password2": "a-long-pass-phrase-1",
+        },
+    )
+    assert added.status_code == 200
+    assert "looks too much like the username of another player" in added.content.decode()
+    assert not User.objects.filter(username="b0b").exists()
+
+    page = admin_client.get(admin_url(User, "change", alice.pk))
+    form = {
+        m.group(1): m.group(2)
+        for m in re.finditer(
+            r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', page.content.decode()
+        )
+    }
+    form.update(username="b0b", date_joined_0="2026-01-01", date_joined_1="00:00:00")
+    renamed = admin_client.post(admin_url(User, "change", alice.pk), form)
+    assert renamed.status_code == 200
+    assert "looks too much like the username of another player" in renamed.content.decode()
+    alice.refresh_from_db()
+    assert alice.username == "alice"
