@@ -9,6 +9,7 @@ from django import template
 
 from games.models import Game
 from games.presenters.engine_words import color_name, phase_name
+from games.presenters.moves import move_text
 
 register = template.Library()
 
@@ -30,3 +31,8 @@ def variant_label(value: object) -> str:
         return str(Game.Variant(str(value)).label)
     except ValueError:
         return str(value)
+
+
+@register.filter
+def move_words(value: object) -> str:
+    return move_text(str(value))

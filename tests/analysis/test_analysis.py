@@ -6,6 +6,8 @@ import re
 import pytest
 from django.conf import settings as django_settings
 from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
 
 from analysis import services, tasks
 from analysis.models import Analysis
@@ -299,3 +301,25 @@ def test_moves_the_server_made_are_listed_as_its_own_without_a_loss(
         reverse("games:replay", args=[finished_colored.pk]), {"ply": min(plies)}
     )
     assert "judged-move" not in replay.content.decode()
+
+
+def test_the_moves_are_named_in_the_pages_language(finished_colored, alice, client_for, ask):
+    """Issue #58: the analysis names the moves as the move list does, in Korean words on a
+    Korean page ("공장1 노랑 → 3번 줄"), while the API keeps the notation."""
+    from games.presenters.moves import move_text
+
+    client = client_for(alice)
+    url = reverse("games:detail", args=[finished_colored.pk])
+    ask(client, finished_colored, reverse("analysis:request", args=[finished_colored.pk]))
+    played = [m["played"] for m in Analysis.objects.get(pk=finished_colored.pk).moves]
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"<code>{played[0]}</code>" in english
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "ko"
+    korean = client.get(url).content.decode()
+    with translation.override("ko"):
+        words = move_text(played[0])
+    assert words != played[0] and f"<code>{escape(words)}</code>" in korean
+    assert f"<code>{played[0]}</code>" not in korean
+    assert (
+        client.get(api_url(finished_colored)).json()["players"][0]["moves"][0]["played"] in played
+    )
