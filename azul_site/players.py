@@ -26,9 +26,9 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
     if player is None:
         raise Http404("No such player.")
     # Their most recent finished games: the history's first page filtered to them.
-    history = GameHistoryFilter(
-        {"player": player.get_username()}, queryset=games_selectors.finished_games()
-    ).qs[: games_selectors.HISTORY_PAGE_SIZE]
+    history = GameHistoryFilter.of_player(player, games_selectors.finished_games()).qs[
+        : games_selectors.HISTORY_PAGE_SIZE
+    ]
     context = {
         "player": player,
         "stats": games_selectors.player_stats(user=player),

@@ -88,6 +88,14 @@ class GameHistoryFilter(django_filters.FilterSet):
         model = Game
         fields: list[str] = []
 
+    @classmethod
+    def of_player(cls, player: Any, queryset: QuerySet) -> GameHistoryFilter:
+        """The filter on one player already found (a player's page): their games, without
+        looking their name up again."""
+        history = cls({"player": player.get_username()}, queryset=queryset)
+        history._player_ids = [player.pk]
+        return history
+
     def player_ids(self) -> list[Any]:
         """The players `player` names (their username or the display name every page shows,
         any letter case), looked up once: the games' query then reads seats by user, along

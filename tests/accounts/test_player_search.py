@@ -12,6 +12,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from accounts import selectors
+from accounts.confusables import skeleton
 from accounts.models import Profile
 
 pytestmark = pytest.mark.django_db
@@ -146,8 +147,14 @@ def test_both_lookups_read_their_prefix_index(alice):
     """Among 3,000 players, a prefix's few are found along `UPPER(col) text_pattern_ops`
     (accounts migration 0007), not by reading every row, whatever the database's collation."""
     User = get_user_model()
+    # bulk_create skips `User.save`, which sets the skeleton that no two may share.
     users = User.objects.bulk_create(
-        User(username=f"player{n:05d}", email=f"p{n}@example.com") for n in range(3000)
+        User(
+            username=f"player{n:05d}",
+            username_skeleton=skeleton(f"player{n:05d}"),
+            email=f"p{n}@example.com",
+        )
+        for n in range(3000)
     )
     Profile.objects.bulk_create(
         Profile(user=user, display_name=f"Name {n:05d}") for n, user in enumerate(users)

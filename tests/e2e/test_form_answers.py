@@ -12,7 +12,7 @@ import pytest
 from accounts.models import Profile
 from notifications.management.commands.vapid_keys import key_pair
 from notifications.models import Webhook
-from tests.e2e.test_axe import MODERATE_IMPACTS, violations
+from tests.e2e.test_axe import MODERATE_IMPACTS, serious_violations
 from tests.support.browser import DESKTOP, PHONE, signed_in
 from tests.support.http_sink import HttpSink
 
@@ -87,7 +87,7 @@ def test_the_settings_forms_answer_beside_themselves_with_the_focus(
     assert error.is_visible() and error.inner_text()
     assert page.locator("main > ul.messages").count() == 0, "nothing at the top of the page"
     page.screenshot(path=str(artifacts / f"answers-refused-{name}.png"))
-    found += violations(axe, page, f"refused address ({name})", MODERATE_IMPACTS)
+    found += serious_violations(axe, page, f"refused address ({name})", MODERATE_IMPACTS)
 
     # Mended to the sink, added: the answer in the new webhook's row, focused.
     with HttpSink() as sink:
@@ -99,20 +99,20 @@ def test_the_settings_forms_answer_beside_themselves_with_the_focus(
     assert page.locator(f"#webhook-{hook.pk} #answer-webhook-{hook.pk}").count() == 1
     assert page.locator("main > ul.messages").count() == 0
     page.screenshot(path=str(artifacts / f"answers-webhook-added-{name}.png"))
-    found += violations(axe, page, f"webhook added ({name})", MODERATE_IMPACTS)
+    found += serious_violations(axe, page, f"webhook added ({name})", MODERATE_IMPACTS)
 
     # The choices per channel, saved: the answer under their table.
     submit_by_keyboard(page, "#channel-choices button[type=submit]")
     now = focused(page)
     assert now["id"] == "answer-channel-choices" and now["inView"], now
-    found += violations(axe, page, f"choices saved ({name})", MODERATE_IMPACTS)
+    found += serious_violations(axe, page, f"choices saved ({name})", MODERATE_IMPACTS)
 
     # The profile, saved: the answer under its form.
     submit_by_keyboard(page, "#profile-settings form button[type=submit]")
     now = focused(page)
     assert now["id"] == "answer-profile" and now["inView"], now
     page.screenshot(path=str(artifacts / f"answers-profile-saved-{name}.png"))
-    found += violations(axe, page, f"profile saved ({name})", MODERATE_IMPACTS)
+    found += serious_violations(axe, page, f"profile saved ({name})", MODERATE_IMPACTS)
 
     assert not found, "\n".join(found)
 
@@ -165,7 +165,7 @@ def test_the_push_panel_says_why_notices_cannot_be_turned_on(
     assert "Chrome" in status.inner_text() and not page.locator("#push-subscribe").is_visible()
     status.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"push-unsupported-{name}.png"))
-    found += violations(axe, page, f"push unsupported ({name})", MODERATE_IMPACTS)
+    found += serious_violations(axe, page, f"push unsupported ({name})", MODERATE_IMPACTS)
 
     page = open_settings(contexts, live_server, alice, language, viewport, BLOCKED)
     status = page.locator("#push-status")
@@ -174,13 +174,13 @@ def test_the_push_panel_says_why_notices_cannot_be_turned_on(
     status.filter(has_text=says["blocked"]).wait_for()
     status.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"push-blocked-{name}.png"))
-    found += violations(axe, page, f"push blocked ({name})", MODERATE_IMPACTS)
+    found += serious_violations(axe, page, f"push blocked ({name})", MODERATE_IMPACTS)
 
     page = open_settings(contexts, live_server, alice, language, viewport, FAILING)
     page.locator("#push-subscribe").click()
     status = page.locator("#push-status")
     status.filter(has_text=says["failed"]).wait_for()
     assert says["unsupported"] not in status.inner_text()
-    found += violations(axe, page, f"push failed ({name})", MODERATE_IMPACTS)
+    found += serious_violations(axe, page, f"push failed ({name})", MODERATE_IMPACTS)
 
     assert not found, "\n".join(found)
