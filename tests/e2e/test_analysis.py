@@ -9,7 +9,7 @@ from analysis.models import Analysis
 from analysis.selectors import analysis_view
 from analysis.services import analysis_request
 from games.selectors import game_get
-from tests.support.browser import DESKTOP, PHONE, page_for
+from tests.support.browser import DESKTOP, PHONE, page_for, quick_analysis
 from tests.support.play import finish
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -64,11 +64,7 @@ def test_a_player_asks_for_the_analysis_and_sees_it(
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
-@override_settings(
-    ANALYSIS_SECONDS_PER_GAME=1.0,
-    ANALYSIS_MIN_SECONDS_PER_MOVE=0.005,
-    ANALYSIS_MAX_SECONDS_PER_MOVE=0.02,
-)
+@quick_analysis
 def test_the_analysis_fits_the_screen_with_its_loss_column_in_sight(
     browser, live_server, start_game, alice, bob, artifacts, language, viewport
 ):

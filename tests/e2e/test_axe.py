@@ -7,11 +7,10 @@ signed in (the session of a forced login) for the rest.
 
 import pytest
 from django.conf import settings
-from django.test import override_settings
 
 from accounts.services import token_create
 from analysis.services import analysis_request
-from tests.support.browser import context_for
+from tests.support.browser import context_for, quick_analysis
 from tests.support.factories import client_for, invite_game
 from tests.support.play import finish, waiting_for
 
@@ -70,11 +69,7 @@ def serious_violations(axe, page, state: str, impacts: set[str] = FAILING_IMPACT
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
-@override_settings(
-    ANALYSIS_SECONDS_PER_GAME=1.0,
-    ANALYSIS_MIN_SECONDS_PER_MOVE=0.005,
-    ANALYSIS_MAX_SECONDS_PER_MOVE=0.02,
-)
+@quick_analysis
 def test_no_serious_violation_on_any_page_a_player_meets(
     browser, axe, live_server, start_game, alice, bob, carol, language, viewport
 ):
@@ -128,11 +123,7 @@ def test_no_serious_violation_on_any_page_a_player_meets(
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
-@override_settings(
-    ANALYSIS_SECONDS_PER_GAME=1.0,
-    ANALYSIS_MIN_SECONDS_PER_MOVE=0.005,
-    ANALYSIS_MAX_SECONDS_PER_MOVE=0.02,
-)
+@quick_analysis
 def test_no_moderate_violation_on_home_rules_history_and_analysis(
     browser, axe, live_server, start_game, alice, bob, carol, artifacts, language, viewport
 ):

@@ -3,11 +3,19 @@
 import json
 
 from django.conf import settings
+from django.test import override_settings
 
 from tests.support.factories import PASSWORD, client_for
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+
+# A browser test's analysis, quick: a second for the whole game (tasks run in-process).
+quick_analysis = override_settings(
+    ANALYSIS_SECONDS_PER_GAME=1.0,
+    ANALYSIS_MIN_SECONDS_PER_MOVE=0.005,
+    ANALYSIS_MAX_SECONDS_PER_MOVE=0.02,
+)
 
 
 def context_for(browser, *, language: str, viewport: str):
