@@ -89,7 +89,7 @@ fmt: venv
 # (tests/ops/test_readme_commands.py).
 BENCH_ARGS ?=
 bench: venv  ## Rules-engine benchmark
-	$(BIN)/python -m tools.bench $(BENCH_ARGS)
+	$(BIN)/python -m research.bench $(BENCH_ARGS)
 
 bench-web: venv  ## Web-layer benchmark
 	$(BIN)/python scripts/bench_web.py $(BENCH_ARGS)

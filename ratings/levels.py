@@ -5,7 +5,7 @@ A level's skill is an OpenSkill (mu, sigma) like a person's, so that its shown r
 all levels at once, to every result the site has about them (`fit`):
 
 - the calibration arena between levels (`level_calibration.json`, made by `python -m
-  tools.calibrate`), which says how far apart the levels are;
+  research.calibrate`), which says how far apart the levels are;
 - games between people and levels, which say where the levels sit among people. A person's skill
   is taken as their rating says now, and is never moved by a game against a computer (README,
   "Ratings and leaderboards"): a player cannot buy rating from a computer.

@@ -45,9 +45,10 @@ def test_rules_engine_imports_no_django():
     assert _site_packages_imported_by("azul") == []
 
 
-def test_the_tools_import_only_the_rules_engine():
-    """The arena, the engine benchmark and the UCT yardstick (`tools/`) use the engine alone."""
-    assert _site_packages_imported_by("tools") == []
+def test_the_research_imports_only_the_rules_engine():
+    """The arena, the engine benchmark, the UCT yardstick and the tuning and training tools
+    (`research/`) use the engine alone."""
+    assert _site_packages_imported_by("research") == []
 
 
 def test_the_import_contracts_are_kept():

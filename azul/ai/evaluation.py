@@ -10,13 +10,13 @@ the search's move ordering, its rollout policy and the end of its rollouts all u
   player's reward where a rollout stopped (its worth against the best opponent's); the
   :func:`margin` alone, in points, is what the post-game analysis reports.
 
-The numbers come from :class:`Weights` (tuned in ``tools/BOTS.md``); greedy's are its own
+The numbers come from :class:`Weights` (tuned in ``research/BOTS.md``); greedy's are its own
 (:mod:`.bots`). ``Weights.fitted`` (None by default) swaps the evaluation where a rollout stops
 for :class:`RoundEndTables`, the same terms with weights fitted to self-play data per rounds
-left (``tools/learn/roundend.py``), which a level can play by in the kinds of game that have
+left (``research/learn/roundend.py``), which a level can play by in the kinds of game that have
 shipped tables (:func:`azul.ai.bots.level_weights`: ``strong`` and ``master`` in 2-player
 colored games). Tables may carry a :class:`MarginResidual`, a small network's correction to two
-players' margin (``tools/learn/residual.py``), as the 2-player ones the levels play by do.
+players' margin (``research/learn/residual.py``), as the 2-player ones the levels play by do.
 
 Walls are bitmasks here: bit ``row * 5 + column`` is set when that space holds a
 tile (:attr:`azul.state.Board.filled`).
@@ -88,7 +88,7 @@ class MarginResidual:
     the game before one's own bonuses come). ``r(a, b) = g(a, b) - g(b, a)``, with ``g`` one
     hidden tanh layer over both boards' :data:`ROUND_END_FEATURES` (the player's first) and
     the rounds left (one-hot, 1-4); so the correction to one player's margin is minus the
-    other's. Fitted by ``tools/learn/residual.py`` to what the tables' margin missed of the
+    other's. Fitted by ``research/learn/residual.py`` to what the tables' margin missed of the
     final margin; numpy alone. Compared by identity (a table of arrays)."""
 
     __slots__ = ("hidden_t", "bias", "out", "context", "both", "by_rounds")
@@ -261,8 +261,8 @@ class RoundEndTables:
 
 @functools.lru_cache(maxsize=8)
 def load_round_end_tables(path: str) -> RoundEndTables:
-    """:class:`RoundEndTables` from a JSON file written by ``tools/learn/roundend.py`` (its
-    ``buckets``: rounds left -> the terms; ``residual``, ``tools/learn/residual.py``'s
+    """:class:`RoundEndTables` from a JSON file written by ``research/learn/roundend.py`` (its
+    ``buckets``: rounds left -> the terms; ``residual``, ``research/learn/residual.py``'s
     correction, and ``search``, the knobs they are played with, where it has them), read once
     per process."""
     data = json.loads(Path(path).read_text())
@@ -323,7 +323,7 @@ class Weights:
     fitted: RoundEndTables | None = None
     """Fitted tables for the evaluation where a rollout stops (:func:`worths`) instead of the
     hand-written weights above (None: those). The rollout policy's immediate worths keep
-    ``chance``. Made by ``tools/learn/roundend.py``; a level with ``fitted`` takes the shipped
+    ``chance``. Made by ``research/learn/roundend.py``; a level with ``fitted`` takes the shipped
     ones for the kinds of game they were fitted for (:func:`azul.ai.bots.level_weights`)."""
 
     @functools.cached_property

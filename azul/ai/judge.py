@@ -22,7 +22,7 @@ from .tree import SearchStats, deadline_for
 PLAYED_SHARE = 0.2
 """The least share of the search's iterations spent on the move played (``include_share``), so
 that its worth rests on as many rollouts as need be, not on the few unlucky ones after which
-the search would leave it (see ``tools/BOTS.md``, "Analysis accuracy")."""
+the search would leave it (see ``research/BOTS.md``, "Analysis accuracy")."""
 
 
 @dataclass(frozen=True)

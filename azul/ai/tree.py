@@ -1,7 +1,7 @@
 """The search tree's parts: a node's statistics and its choice of child (UCT with progressive
 widening), the budget a search is given, and what it reports (:class:`SearchStats`).
 
-Shared by the search (:mod:`.search`) and the arena's plain UCT yardstick (``tools/uct.py``).
+Shared by the search (:mod:`.search`) and the arena's plain UCT yardstick (``research/uct.py``).
 """
 
 from __future__ import annotations

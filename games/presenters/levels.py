@@ -8,9 +8,9 @@ from django.utils.translation import gettext_lazy as _
 from azul.ai.bots import LEVELS
 from games.models import Seat
 
-# What a player can expect of each computer level, in one line (tools/BOTS.md says how
+# What a player can expect of each computer level, in one line (research/BOTS.md says how
 # they play). The figures are 2-player games on the colored wall, one second a move, measured
-# with `python -m tools.arena`: random scored 0.6 a game on average against greedy (40
+# with `python -m research.arena`: random scored 0.6 a game on average against greedy (40
 # games, all lost), medium won 39 of 40 against greedy (1 tie), strong 20 of 20 against greedy
 # and 13 of 20 against medium.
 BOT_LEVEL_DESCRIPTIONS = {

@@ -15,6 +15,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from azul import (
@@ -29,6 +30,8 @@ from azul import (
     play,
     random_move,
 )
+from azul.ai.bots import SHIPPED, WEIGHTS_DIR
+from azul.ai.evaluation import RoundEndTables
 
 LETTER = {"b": "blue", "y": "yellow", "r": "red", "k": "black", "w": "white", "m": "marker"}
 BLUE, YELLOW, RED, BLACK, WHITE = range(5)
@@ -241,3 +244,26 @@ def crowded_boards(spare: int = 0) -> list[dict[str, Any]]:
             if line[1] == 0:
                 line[0] = None
     return boards
+
+
+# -- fitted round-end tables ---------------------------------------------------------------------
+
+
+def plain_tables_data() -> dict[str, Any]:
+    """The 2-player round-end tables that strong and master play by (the file named in
+    ``azul.ai.bots.SHIPPED``), without the correction of their margin or their search knobs: a
+    tables file as the fit writes one (research/weights/roundend-2p.json holds the same tables)."""
+    shipped = json.loads((WEIGHTS_DIR / SHIPPED[(2, "colored")]).read_text())
+    return {"buckets": shipped["buckets"]}
+
+
+def write_plain_tables(path: Path) -> Path:
+    """:func:`plain_tables_data` written to ``path``."""
+    path.write_text(json.dumps(plain_tables_data()))
+    return path
+
+
+def plain_tables() -> RoundEndTables:
+    """:func:`plain_tables_data` as the evaluation loads them."""
+    buckets = {int(rounds): terms for rounds, terms in plain_tables_data()["buckets"].items()}
+    return RoundEndTables.from_buckets(buckets, "roundend-2p.json")

@@ -8,14 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from azul import CENTER, FLOOR, FLOOR_PENALTY, State, Take, deal, legal_moves, new_game, play
-from azul.ai.bots import WEIGHTS_DIR
-from azul.ai.evaluation import DEFAULT, Weights, load_round_end_tables
+from azul import CENTER, FLOOR, FLOOR_PENALTY, State, Take, deal, legal_moves, new_game
+from azul.ai.evaluation import DEFAULT, Weights
 from azul.ai.judge import judge_position
 from azul.ai.search import search
 from azul.ai.tree import SearchStats
 
-from .builders import BLUE, EMPTY_WALL, board, position
+from .builders import BLUE, EMPTY_WALL, board, plain_tables, position
 from .test_bots import random_position
 
 
@@ -38,7 +37,7 @@ def test_a_floor_move_is_judged_and_costs_points():
 
 # -- the loss is in the game's points ------------------------------------------------------------
 
-FITTED_TABLES = Weights(fitted=load_round_end_tables(str(WEIGHTS_DIR / "roundend-2p.json")))
+FITTED_TABLES = Weights(fitted=plain_tables())
 FIVE_TO_THE_FLOOR = sum(FLOOR_PENALTY[:5])  # 1 + 1 + 2 + 2 + 2, by the rulebook's floor line
 LONE_TILE = 1  # a tile placed on the wall with no neighbours scores 1 point
 
@@ -151,52 +150,3 @@ def test_the_move_played_gets_its_share_of_the_search():
             assert visits[floor] >= share * 400
         else:
             assert visits[floor] < 0.25 * 400  # a floor dump is left after a few visits
-
-
-def test_the_accuracy_tool_judges_each_position_again_with_other_seeds(capsys):
-    """``tools.analysis_accuracy --repeats`` (and ``--references``): the first page run against
-    the first reference is the one a single run makes (its figures print the same), and each
-    further seed's distance is reported."""
-    from tools.analysis_accuracy import main
-
-    small = ["--positions", "4", "--iterations", "60", "--factor", "2"]
-    assert main(small) == 0
-    single = capsys.readouterr().out.splitlines()
-    assert main([*small, "--repeats", "3"]) == 0
-    repeated = capsys.readouterr().out.splitlines()
-    assert repeated[1:4] == single[1:4]  # distances, mean losses, same best move: seed 1 alone
-    [seeds] = [line for line in repeated if line.startswith("over 3 page seeds:")]
-    each = seeds.split("each seed: ")[1].split(")")[0].split(", ")
-    assert len(each) == 3 and each[0] == single[1].split("mean ")[1].split(" points")[0]
-    with pytest.raises(SystemExit):
-        main([*small, "--repeats", "0"])
-    # Against several references (each its own seed) each seed's figure is its mean over them;
-    # the first page seed against the first reference is the single run.
-    assert main([*small, "--repeats", "3", "--references", "2"]) == 0
-    against = capsys.readouterr().out.splitlines()
-    assert against[1:4] == single[1:4]
-    [line] = [line for line in against if line.startswith("over 3 page seeds x 2 references:")]
-    assert len(line.split("each seed: ")[1].split(")")[0].split(", ")) == 3
-    with pytest.raises(SystemExit):
-        main([*small, "--references", "0"])
-
-
-def test_the_calibration_tool_plays_a_blunder_out_to_the_points_at_stake():
-    """``tools.analysis_calibration``: played out, the game's-last-round blunder costs exactly
-    its 9 points whoever plays the rest and however the seed falls, and the judges say so."""
-    from tools.analysis_accuracy import Position
-    from tools.analysis_calibration import claims, final_margin
-
-    state = last_round()
-    moves = legal_moves(state, 0)
-    floor = next(m for m in moves if m.line == FLOOR)
-    line_5 = next(m for m in moves if m.line == 4)
-    for level in ("greedy", "medium"):
-        for seed in (1, 2):
-            good = final_margin(play(state, line_5, 0), 0, seed, level)
-            bad = final_margin(play(state, floor, 0), 0, seed, level)
-            assert (good, good - bad) == (14, FIVE_TO_THE_FLOOR + LONE_TILE)
-    said = claims((Position(state, 0, floor, "last round"), 1, 200))
-    assert set(said) == {"level", "shipped", "tables"}
-    for best, loss in said.values():
-        assert best == line_5 and loss == pytest.approx(FIVE_TO_THE_FLOOR + LONE_TILE)

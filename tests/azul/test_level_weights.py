@@ -1,14 +1,14 @@
 """Which evaluation each computer level plays by: a level that uses fitted round-end tables takes
 the ones shipped for the game's player count and wall, and keeps the hand-written evaluation
 where none ship; the levels below ``strong`` never take them; the analysis judges by the
-``strong`` level's evaluation; the arena can still play a level without its tables."""
+``strong`` level's evaluation. (The arena playing a level without its tables, or with other
+ones: tests/research/test_arena.py.)"""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import random
-import shutil
 
 import pytest
 
@@ -17,8 +17,8 @@ from azul.ai import bots
 from azul.ai.bots import LEVELS, level_weights, shipped_tables
 from azul.ai.evaluation import DEFAULT, load_round_end_tables
 from azul.ai.judge import analysis_weights, judge_position
-from tools import arena
-from tools.arena import parse_weights
+
+from .builders import plain_tables_data, write_plain_tables
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def opening(players: int, variant: str = "colored", seed: int = 3):
 
 
 def test_the_shipped_tables_are_found_by_player_count_and_wall(tmp_path, monkeypatch, fresh_caches):
-    shutil.copy(bots.WEIGHTS_DIR / "roundend-2p.json", tmp_path / "roundend-3p-gray.json")
+    write_plain_tables(tmp_path / "roundend-3p-gray.json")
     monkeypatch.setattr(bots, "WEIGHTS_DIR", tmp_path)
     tables = shipped_tables(3, "gray")
     assert tables is not None and tables.source == "roundend-3p-gray.json"
@@ -50,15 +50,13 @@ def test_the_two_player_colored_game_ships_the_corrected_tables_with_their_searc
     assert tables is not None and tables.source == "roundend-2p-residual.json"
     assert tables.residual is not None
     assert dict(tables.search) == {"own_weight": 1.0, "win_spread": 6.0}
-    plain = load_round_end_tables(str(bots.WEIGHTS_DIR / "roundend-2p.json"))
-    assert tables.vectors == plain.vectors  # the same tables, with a correction on top
-    assert plain.search == ()
+    # the same tables as research/weights/roundend-2p.json: tests/research/test_residual.py
 
 
 def test_a_fitted_level_takes_the_tables_of_its_game_and_else_keeps_the_hand(
     tmp_path, monkeypatch, fresh_caches
 ):
-    shutil.copy(bots.WEIGHTS_DIR / "roundend-2p.json", tmp_path / "roundend-3p.json")
+    write_plain_tables(tmp_path / "roundend-3p.json")
     monkeypatch.setattr(bots, "WEIGHTS_DIR", tmp_path)
     fitted_strong = dataclasses.replace(LEVELS["strong"], fitted=True)
     monkeypatch.setitem(LEVELS, "strong", fitted_strong)
@@ -91,15 +89,6 @@ def test_the_analysis_judges_by_the_strong_levels_hand_written_evaluation():
     assert by_default.values == by_hand.values
 
 
-def test_the_arena_can_play_a_level_without_its_tables():
-    tables = load_round_end_tables(str(bots.WEIGHTS_DIR / "roundend-2p.json"))
-    with_tables = dataclasses.replace(DEFAULT, fitted=tables)
-    assert parse_weights("fitted=none", with_tables).fitted is None
-    assert parse_weights("fitted=NONE,c_uct=10", with_tables) == dataclasses.replace(
-        DEFAULT, c_uct=10.0
-    )
-
-
 @pytest.mark.parametrize("level", ["strong", "master"])
 def test_strong_and_master_play_two_player_colored_games_by_the_corrected_tables(level):
     """BOTS.md, "The levels play by it" and "The search's knobs for the tables": strong and
@@ -114,30 +103,8 @@ def test_strong_and_master_play_two_player_colored_games_by_the_corrected_tables
         assert level_weights(level, opening(players, variant)) == own
 
 
-def test_an_arena_seat_with_other_tables_leaves_out_the_shipped_files_knobs():
-    """``strong:fitted=none`` is the level before it took the tables (no win term either);
-    ``strong:fitted=PATH,win_spread=10`` the candidate as it was measured."""
-    state = opening(2)
-    player = state.to_move[0]
-    seen = []
-
-    def spy(*args, weights, **kwargs):
-        seen.append(weights)
-        return legal_moves(state, player)[0]
-
-    path = str(bots.WEIGHTS_DIR / "roundend-2p.json")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(bots, "search", spy)
-        for seat in ("strong:fitted=none", "strong", f"strong:fitted={path}:win_spread=4"):
-            arena.bot_move(seat, state, player, seed=0, budget=None, iterations=10)
-    assert seen[0] == LEVELS["strong"].weights
-    assert seen[1] == level_weights("strong", state)
-    assert seen[2].fitted is not None and seen[2].fitted.source == "roundend-2p.json"
-    assert seen[2].win_spread == 4.0
-
-
 def test_the_tables_can_be_asked_for_whatever_the_level_chooses():
-    """To measure the tables (tools/analysis_accuracy.py --evaluation shipped): ``tables=True``
+    """To measure the tables (research/analysis_accuracy.py --evaluation shipped): ``tables=True``
     takes them where they ship, ``tables=False`` leaves them out."""
     shipped = shipped_tables(2, "colored")
     assert level_weights("strong", opening(2), tables=True).fitted is shipped
@@ -147,7 +114,7 @@ def test_the_tables_can_be_asked_for_whatever_the_level_chooses():
 
 @pytest.mark.parametrize("knob", ["no_such_knob", "fitted"])
 def test_a_tables_file_with_a_search_knob_that_is_no_weight_is_refused(tmp_path, knob):
-    data = json.loads((bots.WEIGHTS_DIR / "roundend-2p.json").read_text())
+    data = plain_tables_data()
     data["search"] = {knob: 1.0}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))

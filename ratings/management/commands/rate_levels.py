@@ -1,5 +1,5 @@
 """`manage.py rate_levels`: fit the computer levels' ratings now (the sweep does it every
-RATINGS_LEVELS_EVERY_SECONDS), after shipping a new calibration (`python -m tools.calibrate`)
+RATINGS_LEVELS_EVERY_SECONDS), after shipping a new calibration (`python -m research.calibrate`)
 or to see where the levels stand."""
 
 from typing import Any

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from azul import CENTER, FLOOR, Take, deal, legal_moves, new_game, play
-from azul.ai import learned
-from azul.ai.features import (
+from research.learn import evaluator as learned
+from research.learn import selfplay
+from research.learn.features import (
     BOARD_FEATURES,
     SHARED_FEATURES,
     feature_count,
@@ -17,9 +18,7 @@ from azul.ai.features import (
     feature_rows,
     features,
 )
-from tools.learn import selfplay
-
-from .builders import BLUE, EMPTY_WALL, board, position
+from tests.azul.builders import BLUE, EMPTY_WALL, board, position
 
 
 @pytest.mark.parametrize(("players", "length"), [(2, 92), (3, 128), (4, 164)])

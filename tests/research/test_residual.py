@@ -1,5 +1,5 @@
 """The margin residual over the round-end tables (issue #36 experiment,
-``tools/learn/residual.py``): it is antisymmetric, it loads with the tables and moves only the
+``research/learn/residual.py``): it is antisymmetric, it loads with the tables and moves only the
 margin, the tool's view of the tables is the search's, and training finds a planted
 interaction between the two boards."""
 
@@ -23,11 +23,11 @@ from azul.ai.evaluation import (
     rounds_left,
     worths,
 )
-from tests.azul.test_roundend import round_ends
-from tools.learn import residual, roundend
+from research.learn import residual, roundend
+from tests.research.test_roundend import round_ends
 
 WIDTH = 2 * len(ROUND_END_FEATURES) + 4
-SHIPPED = "azul/ai/weights/roundend-2p.json"
+SHIPPED = "research/weights/roundend-2p.json"
 
 
 def random_net(hidden: int = 6, seed: int = 1) -> MarginResidual:
@@ -180,19 +180,20 @@ def test_the_shipped_candidate_loads_with_its_figures_and_ranks_a_blunder_below_
     them (the mid-round position of test_judge: 9 points at stake by the rules)."""
     from azul import CENTER, FLOOR, Take
     from azul.ai.judge import judge_position
+    from tests.azul.builders import BLUE
 
-    from .builders import BLUE
     from .test_learned import blunder_position
 
     made = json.loads(Path(CANDIDATE).read_text())
     assert made["tables"] == SHIPPED
-    assert "tools.learn.residual" in made["residual_figures"]["command"]
+    assert "research.learn.residual" in made["residual_figures"]["command"]
     figures = made["residual_figures"]["per_bucket"]["all"]
     assert figures["corrected"] < figures["tables"]  # it fits held-out games better
-    assert made["arena"] and all("tools.arena" in run["command"] for run in made["arena"])
+    assert made["arena"] and all("research.arena" in run["command"] for run in made["arena"])
     tables = load_round_end_tables(CANDIDATE)
     assert tables.residual is not None
     assert tables.vectors == load_round_end_tables(SHIPPED).vectors  # the same tables beneath
+    assert load_round_end_tables(SHIPPED).search == ()  # the plain tables carry no knobs
 
     state = blunder_position()
     floor = Take(CENTER, BLUE, FLOOR)

@@ -1,9 +1,9 @@
-"""The learned evaluator's inference cost per position: ``python -m tools.learn.bench``.
+"""The learned evaluator's inference cost per position: ``python -m research.learn.bench``.
 
-For each player count with shipped weights (:func:`azul.ai.learned.available`), over factory-
-offer positions collected from games ``greedy`` plays against itself (single process, CPU
-time): the features of every player's view (:func:`azul.ai.features.feature_rows`), the whole
-evaluation of a position (every player's margin: features, the array and the model), the
+For each player count with weights (:func:`research.learn.evaluator.available`), over
+factory-offer positions collected from games ``greedy`` plays against itself (single process,
+CPU time): the features of every player's view (:func:`research.learn.features.feature_rows`),
+the whole evaluation of a position (every player's margin: features, the array and the model), the
 hand-written evaluation it would replace at a leaf (:func:`azul.ai.evaluation.worths`), and one
 rollout of the strong search's policy to the end of the round and its evaluation, the work one
 search iteration does below its tree (its caches warm, as within a search; the rollout does not
@@ -20,11 +20,11 @@ from collections.abc import Callable
 from azul import new_game, play
 from azul.ai.bots import choose_move
 from azul.ai.evaluation import DEFAULT, rounds_left, worths
-from azul.ai.features import feature_rows
-from azul.ai.learned import available, load
 from azul.ai.policy import Knowledge, play_round
 from azul.mechanics import apply_deal, draw, tally
 from azul.state import State
+from research.learn.evaluator import available, load
+from research.learn.features import feature_rows
 
 
 def positions(players: int, count: int, seed: int) -> list[State]:

@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m tools.bench`` (or ``make bench``).
+"""Engine benchmark: ``python -m research.bench`` (or ``make bench``).
 
 Prints, for 2, 3 and 4 players on both walls, single process:
 
@@ -25,7 +25,7 @@ import time
 from azul import deal, legal_moves, new_game, play, play_out, random_move
 from azul.ai.search import search
 from azul.mechanics import random_step
-from tools.uct import uct_search
+from research.uct import uct_search
 
 
 def _rate(count: int, seconds: float) -> float:

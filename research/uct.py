@@ -1,8 +1,8 @@
 """Plain UCT, the arena's textbook yardstick (never a site level): every legal take, one node
 added per iteration, uniformly random rollouts to the end of the round (random gray-wall
 columns), and the reward the score difference to the best opponent there, scaled to [-1, 1] (a
-finished game: +1 for a win, -1 for a loss). The arena (``tools/arena.py``) and the engine
-benchmark (``tools/bench.py``) measure the computer players against it.
+finished game: +1 for a win, -1 for a loss). The arena (``research/arena.py``) and the engine
+benchmark (``research/bench.py``) measure the computer players against it.
 """
 
 from __future__ import annotations

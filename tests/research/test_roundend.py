@@ -1,5 +1,5 @@
 """The fitted round-end evaluation (issue #36 experiment): its tables load, the evaluation is
-unchanged without them, and the fit recovers known weights (``tools/learn/roundend.py``)."""
+unchanged without them, and the fit recovers known weights (``research/learn/roundend.py``)."""
 
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ from azul.ai.evaluation import (
 )
 from azul.mechanics import apply_deal, draw, tally
 from azul.state import Board, State
-from tools.arena import bot_move, parse_bot, parse_weights
-from tools.learn import roundend
+from research.arena import bot_move, parse_bot, parse_weights
+from research.learn import roundend
 
 
 def round_ends(seed: int, variant: str = "colored", players: int = 2) -> list[State]:
@@ -194,16 +194,14 @@ def test_a_strong_penalty_keeps_the_hand_weights():
 
 
 def test_the_shipped_tables_load_and_weigh_points_as_points():
-    """The tables shipped with the rules library (``azul/ai/weights/roundend-2p.json``, the
-    margin-label fit of tools/BOTS.md) load, say how they were made, keep the score's weight at
+    """The plain tables (``research/weights/roundend-2p.json``, the
+    margin-label fit of research/BOTS.md) load, say how they were made, keep the score's weight at
     1, and rank a board ahead by ten points ten points higher, whatever the rounds left."""
-    from pathlib import Path
+    from research import WEIGHTS_DIR
 
-    import azul.ai
-
-    path = Path(azul.ai.__file__).parent / "weights" / "roundend-2p.json"
+    path = WEIGHTS_DIR / "roundend-2p.json"
     made = json.loads(path.read_text())
-    assert made["label"] == "margin" and "tools.learn.roundend fit" in made["command"]
+    assert made["label"] == "margin" and "research.learn.roundend fit" in made["command"]
     tables = load_round_end_tables(str(path))
     assert set(tables.score) == {1.0}
     for state in round_ends(3):
@@ -313,7 +311,7 @@ def test_play_can_seat_players_with_different_tables_in_turn(monkeypatch):
         return real(state, player, level, **kwargs)
 
     monkeypatch.setattr(roundend, "choose_move_with_stats", recording)
-    shipped = "azul/ai/weights/roundend-2p.json"
+    shipped = "research/weights/roundend-2p.json"
     for game in (0, 1):
         one = roundend.play_game((1, game, 2, "colored", 8, (None, shipped), 0, None))
         assert one["features"] and one["margin"]
@@ -342,7 +340,7 @@ def test_a_label_search_gives_each_round_end_the_margin_it_expects(monkeypatch):
         return move, stats
 
     monkeypatch.setattr(roundend, "choose_move_with_stats", recording)
-    shipped = "azul/ai/weights/roundend-2p.json"
+    shipped = "research/weights/roundend-2p.json"
     plain = roundend.play_game((2, 0, 2, "colored", 8, (None,), 0, None))
     labelled = roundend.play_game((2, 0, 2, "colored", 8, (None,), 40, shipped))
     assert labelled["features"] == plain["features"] and labelled["scores"] == plain["scores"]
@@ -391,7 +389,7 @@ def test_a_fit_to_the_search_label_uses_the_rows_that_have_one():
 
 
 def test_the_data_keeps_each_round_end_state_that_its_rows_were_read_from(tmp_path):
-    # features the rows do not hold (tools/learn/residual.py --context) are computed from these
+    # features the rows do not hold (research/learn/residual.py --context) are computed from these
     arrays, _ = roundend.generate(games=2, players=2, seed=3, iterations=8)
     assert len(arrays["states"]) == int(arrays["event"].max()) + 1
     for row, (event, player) in enumerate(zip(arrays["event"], arrays["player"], strict=True)):

@@ -3,12 +3,12 @@ alternated, each deal played from both seats, at each level's own budget (what t
 Writes the results where the site reads them (`ratings/level_calibration.json`), which places
 the levels on the players' rating scale (`ratings.levels`).
 
-    python -m tools.calibrate --games 100 --jobs 2                       # every step, run now
-    python -m tools.calibrate --steps greedy,medium --games 100 --jobs 2  # one step, others kept
-    python -m tools.calibrate --record strong medium 83 17 0 \\
-        "python -m tools.arena strong medium --games 100 --budget 1.0 --jobs 2 --quiet"
+    python -m research.calibrate --games 100 --jobs 2                       # every step, run now
+    python -m research.calibrate --steps greedy,medium --games 100 --jobs 2  # one step, others kept
+    python -m research.calibrate --record strong medium 83 17 0 \\
+        "python -m research.arena strong medium --games 100 --budget 1.0 --jobs 2 --quiet"
 
-`--record` keeps the result of an arena run made before (`python -m tools.arena`, as BOTS.md
+`--record` keeps the result of an arena run made before (`python -m research.arena`, as BOTS.md
 lists them) with the command that made it, instead of playing it again: a step between the
 searching levels costs tens of minutes of both cores. A step run or recorded replaces the same
 step's earlier line; the others are kept.
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from azul.ai.bots import LEVELS
-from tools.arena import _task, schedule, tally
+from research.arena import _task, schedule, tally
 
 OUT = Path(__file__).resolve().parent.parent / "ratings" / "level_calibration.json"
 ORDER = list(LEVELS)
@@ -42,7 +42,9 @@ def run_step(stronger: str, weaker: str, games: int, jobs: int, seed: int) -> di
     else:
         results = [_task(task) for task in tasks]
     won = tally(results)[stronger]
-    command = f"python -m tools.calibrate --steps {weaker},{stronger} --games {games} --seed {seed}"
+    command = (
+        f"python -m research.calibrate --steps {weaker},{stronger} --games {games} --seed {seed}"
+    )
     print(
         f"{stronger} against {weaker}: {won.wins} won, {won.losses} lost, {won.ties} shared"
         f" of {len(results)} ({time.time() - started:.0f} s)",
@@ -59,7 +61,7 @@ def run_step(stronger: str, weaker: str, games: int, jobs: int, seed: int) -> di
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.calibrate", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m research.calibrate", description=__doc__)
     parser.add_argument("--games", type=int, default=100, help="games per step")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
@@ -102,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     ordered = sorted(runs.values(), key=lambda r: ORDER.index(r["weaker"]))
     document = {
         "about": "Each computer level against the one below it (2 players, colored wall, each"
-        " level at its own budget). Made by python -m tools.calibrate; read by ratings.levels.",
+        " level at its own budget). Made by python -m research.calibrate; read by ratings.levels.",
         "runs": ordered,
     }
     args.out.write_text(json.dumps(document, indent=2) + "\n")

@@ -1,6 +1,6 @@
 """Training data for the learned evaluator: positions from games the computer players play.
 
-    python -m tools.learn.selfplay --games 400 --players 2 --seed 1 --out artifacts/learn/2p.npz
+    python -m research.learn.selfplay --games 400 --players 2 --seed 1 --out artifacts/learn/2p.npz
 
 Each game seats a level drawn (by the seed) from :data:`SEATS` in every seat: ``greedy``, and
 ``medium`` and ``strong`` at small fixed numbers of iterations, so that a run is fast and the
@@ -9,7 +9,7 @@ then a uniformly random take instead (the data then also holds positions a searc
 reach after a poor move, which the players themselves would seldom make).
 
 Every factory-offer position of a game (before each take) is recorded once per player, from
-that player's view (:func:`azul.ai.features.features`), labelled with that player's final
+that player's view (:func:`research.learn.features.features`), labelled with that player's final
 score margin (its score minus the best opponent's). Beside it: the hand-written evaluation's
 margin where the position stands (:func:`azul.ai.evaluation.worths`, the baseline the trainer
 compares with), the current score margin, and, for the player to move when a search chose the
@@ -37,9 +37,9 @@ import numpy.typing as npt
 from azul import legal_moves, new_game, play, result
 from azul.ai.bots import LEVELS, choose_move_with_stats
 from azul.ai.evaluation import DEFAULT, margin, rounds_left, worths
-from azul.ai.features import feature_count, feature_rows
 from azul.mechanics import apply_deal, draw, tally
 from azul.notation import Move, Take
+from research.learn.features import feature_count, feature_rows
 
 SEATS: dict[str, int | None] = {"greedy": None, "medium": 100, "strong": 250}
 """The levels that play the games and their fixed iterations a move (None: no search)."""
@@ -146,7 +146,7 @@ def generate(
     progress: bool = False,
 ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
     """Play ``games`` games and return (arrays, figures). The arrays: ``features`` (rows x
-    :func:`~azul.ai.features.feature_count`), ``margin`` (the label: the view's final score
+    :func:`~research.learn.features.feature_count`), ``margin`` (the label: the view's final score
     margin), ``hand`` (the hand-written evaluation's margin), ``score_margin`` (the current
     one), ``search`` (the search's margin for the move it chose, on the mover's row; NaN
     elsewhere), ``game``, ``player`` (the view), ``round``. With ``max_seconds`` no game starts
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         max_seconds=args.max_seconds,
         progress=True,
     )
-    figures["command"] = "python -m tools.learn.selfplay " + " ".join(
+    figures["command"] = "python -m research.learn.selfplay " + " ".join(
         sys.argv[1:] if argv is None else argv
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -42,10 +42,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from azul.state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, Board, State
-from azul.tiling import free_columns, wall_points
-
-from .evaluation import (
+from azul.ai.evaluation import (
     COLOR_CELLS,
     COLUMN_CELLS,
     NOT_LAST_COLUMN,
@@ -53,6 +50,8 @@ from .evaluation import (
     tiles_of_color,
     wall_after_tiling,
 )
+from azul.state import FLOOR_PENALTY_TOTAL, FLOOR_SIZE, Board, State
+from azul.tiling import free_columns, wall_points
 
 __all__ = [
     "BOARD_FEATURES",

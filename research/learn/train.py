@@ -1,9 +1,9 @@
 """Fit the learned evaluator's weights to self-play data (numpy only).
 
-    python -m tools.learn.train artifacts/learn/selfplay-2p.npz --seed 1 \\
-        --out azul/ai/weights/margin-2p
+    python -m research.learn.train artifacts/learn/selfplay-2p.npz --seed 1 \\
+        --out research/weights/margin-2p
 
-The model predicts a player's final score margin from :func:`azul.ai.features.features`: a
+The model predicts a player's final score margin from :func:`research.learn.features.features`: a
 ridge regression (``--model ridge``) or a tiny MLP (``--model mlp``: one hidden layer of
 ``--hidden`` tanh units, Adam on the squared error, the epoch with the best validation error
 kept). Inputs are standardised with the training rows' mean and spread (stored with the
@@ -14,7 +14,7 @@ Printed, on the validation rows: the root mean square and mean absolute error of
 of two baselines: the current score margin alone (fitted: a * margin + b on the training rows)
 and the hand-written evaluation's margin (:mod:`azul.ai.evaluation`, fitted the same way).
 ``--out PATH`` writes ``PATH.npz`` (the weights) and ``PATH.json`` (the command, seed, data,
-training time and the validation figures), which :mod:`azul.ai.learned` loads.
+training time and the validation figures), which :mod:`research.learn.evaluator` loads.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from azul.ai.features import feature_count, feature_names
+from research.learn.features import feature_count, feature_names
 
 Array = npt.NDArray[np.float64]
 
@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, help="write OUT.npz and OUT.json")
     args = parser.parse_args(argv)
-    command = "python -m tools.learn.train " + " ".join(sys.argv[1:] if argv is None else argv)
+    command = "python -m research.learn.train " + " ".join(sys.argv[1:] if argv is None else argv)
 
     parts = [np.load(path) for path in args.data]
     metas = [json.loads(str(p["meta"])) for p in parts]

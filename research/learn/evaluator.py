@@ -2,19 +2,20 @@
 
 >>> import random
 >>> from azul import deal, new_game
->>> from azul.ai.learned import load
+>>> from research.learn.evaluator import load
 >>> state = deal(new_game(2), rng=random.Random(1))
 >>> margins = load(2).margins(state)  # [player 0's, player 1's], in points
 >>> len(margins)
 2
 
 A player's margin is its final score minus the best opponent's. The model reads a position
-through :func:`azul.ai.features.features` (the player's view) and is either a ridge regression
-or a one-hidden-layer MLP, with numpy alone (no training framework). Its weights ship beside this
-module, one file per player count (``weights/margin-2p.npz``), with a JSON sidecar
+through :func:`research.learn.features.features` (the player's view) and is either a ridge
+regression or a one-hidden-layer MLP, with numpy alone (no training framework). Its weights are
+kept in ``research/weights``, one file per player count (``margin-2p.npz``), with a JSON sidecar
 (``margin-2p.json``): the command and seed that made them, the data, the training time and the
-validation figures. They are made by ``tools/learn`` (tools/BOTS.md, "Learned evaluator (in
-progress)"). No computer level uses the evaluator yet: this is the first step of issue #36.
+validation figures. They are made by ``research/learn`` (research/BOTS.md, "Learned evaluator (in
+progress)"). No computer level uses the evaluator: it is research (issue #36's first step), kept
+out of the rules library the site installs.
 """
 
 from __future__ import annotations
@@ -28,18 +29,17 @@ import numpy as np
 import numpy.typing as npt
 
 from azul.state import State
+from research import WEIGHTS_DIR
 
 from .features import feature_count, feature_rows
 
 __all__ = ["WEIGHTS_DIR", "LearnedEvaluator", "available", "load", "weights_path"]
 
-WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
-
 Array = npt.NDArray[np.float64]
 
 
 def weights_path(players: int) -> Path:
-    """The shipped weights for ``players`` players (their sidecar: the same name, ``.json``)."""
+    """The weights kept for ``players`` players (their sidecar: the same name, ``.json``)."""
     return WEIGHTS_DIR / f"margin-{players}p.npz"
 
 

@@ -1,10 +1,10 @@
 """Play computer players against each other and measure their strength.
 
-    python -m tools.arena strong uct --games 100 --budget 1.0 --jobs 2
-    python -m tools.arena strong greedy --players 4 --games 100 --budget 1.0
+    python -m research.arena strong uct --games 100 --budget 1.0 --jobs 2
+    python -m research.arena strong greedy --players 4 --games 100 --budget 1.0
 
 The bots are the levels of :data:`azul.ai.bots.LEVELS` and ``uct``, a plain UCT tree
-search (random rollouts to the end of the round, see :func:`tools.uct.uct_search`) kept
+search (random rollouts to the end of the round, see :func:`research.uct.uct_search`) kept
 here as a textbook yardstick and never offered on the site.
 
 Seats are rotated fairly: each deal seed is played once per rotation of the seats (``--players``
@@ -26,7 +26,7 @@ One seat's thinking can be set apart from the others' (:class:`Seat`): ``strong@
 says, and ``strong:c_uct=10:max_lines=2`` changes that seat's search weights. ``strong@1000
 strong@4000`` measures what four times the search is worth, on the same deals, without the
 machine's load in the result. ``strong:fitted=PATH`` judges the rollouts' ends by fitted tables
-(``python -m tools.learn.roundend fit --out PATH``) instead of its level's own (the shipped
+(``python -m research.learn.roundend fit --out PATH``) instead of its level's own (the shipped
 tables for the game and the search knobs they are played with, where the level uses them;
 :func:`azul.ai.bots.level_weights`), and ``strong:fitted=none`` by the hand-written weights:
 either leaves out the shipped file's knobs (``win_spread``), which the seat may name itself.
@@ -48,7 +48,7 @@ from azul import deal, mechanics, new_game, play, play_out, result
 from azul.ai.bots import LEVELS, choose_move_with_stats, level_weights
 from azul.ai.evaluation import DEFAULT, RoundEndTables, Weights, load_round_end_tables
 from azul.ai.tree import SearchStats, deadline_for
-from tools.uct import uct_search
+from research.uct import uct_search
 
 YARDSTICKS = ("uct",)
 """Arena-only players (not site levels)."""
@@ -290,7 +290,7 @@ def _sets_tables(changes: str) -> bool:
 
 
 def _fitted_tables(path: str) -> RoundEndTables | None:
-    """``fitted=PATH``: the round-end tables of a ``tools.learn.roundend fit --out`` file;
+    """``fitted=PATH``: the round-end tables of a ``research.learn.roundend fit --out`` file;
     ``fitted=none``: the hand-written evaluation (a level's play before it took tables)."""
     if path.strip().lower() == "none":
         return None
@@ -300,7 +300,7 @@ def _fitted_tables(path: str) -> RoundEndTables | None:
         raise ValueError(f"cannot read fitted tables: {error}") from None
 
 
-_fitted_tables.__name__ = "JSON file of fitted tables (tools.learn.roundend)"
+_fitted_tables.__name__ = "JSON file of fitted tables (research.learn.roundend)"
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -447,7 +447,7 @@ def schedule(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tools.arena",
+        prog="python -m research.arena",
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,12 +1,12 @@
 """Fit the search's round-end evaluation to self-play data (issue #36: a stronger ``strong`` at
 equal CPU). numpy only.
 
-    python -m tools.learn.roundend play --games 2000 --iterations 300 --seed 1 --jobs 2 \\
+    python -m research.learn.roundend play --games 2000 --iterations 300 --seed 1 --jobs 2 \\
         --max-seconds 1500 --out artifacts/learn/roundend-2p.npz
-    python -m tools.learn.roundend fit artifacts/learn/roundend-2p.npz --ridge 100 \\
+    python -m research.learn.roundend fit artifacts/learn/roundend-2p.npz --ridge 100 \\
         --out artifacts/learn/roundend-2p-score.json
-    python -m tools.learn.roundend speed artifacts/learn/roundend-2p-score.json
-    python -m tools.arena strong@1000:fitted=artifacts/learn/roundend-2p-score.json \\
+    python -m research.learn.roundend speed artifacts/learn/roundend-2p-score.json
+    python -m research.arena strong@1000:fitted=artifacts/learn/roundend-2p-score.json \\
         strong@1000 --games 200 --jobs 2 --quiet
 
 The search judges the position where a rollout stops (the end of a round, after the wall
@@ -599,7 +599,7 @@ def measure_speed(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tools.learn.roundend",
+        prog="python -m research.learn.roundend",
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -651,7 +651,8 @@ def main(argv: list[str] | None = None) -> int:
         "--baseline", type=Path, help="tables to compare with (default: the hand-written)"
     )
     args = parser.parse_args(argv)
-    command = "python -m tools.learn.roundend " + " ".join(sys.argv[1:] if argv is None else argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    command = "python -m research.learn.roundend " + " ".join(arguments)
 
     if args.command == "play":
         arrays, figures = generate(

@@ -1,12 +1,12 @@
 """Fit a small network's correction to the round-end tables' margin (issue #36), numpy only.
 
-    python -m tools.learn.residual artifacts/learn/roundend-2p-g5.npz \\
-        --tables azul/ai/weights/roundend-2p.json --hidden 16 --seed 1 \\
+    python -m research.learn.residual artifacts/learn/roundend-2p-g5.npz \\
+        --tables research/weights/roundend-2p.json --hidden 16 --seed 1 \\
         --out artifacts/learn/roundend-2p-residual.json
-    python -m tools.arena strong@1000:fitted=artifacts/learn/roundend-2p-residual.json \\
-        strong@1000:fitted=azul/ai/weights/roundend-2p.json --games 200 --jobs 2 --quiet
+    python -m research.arena strong@1000:fitted=artifacts/learn/roundend-2p-residual.json \\
+        strong@1000:fitted=research/weights/roundend-2p.json --games 200 --jobs 2 --quiet
 
-The tables (``tools/learn/roundend.py``) weigh each board's terms linearly, per rounds left, and
+The tables (``research/learn/roundend.py``) weigh each board's terms linearly, per rounds left, and
 the search takes the margin between two boards' worths: no term of one board can change what
 another's is worth. This tool fits :class:`azul.ai.evaluation.MarginResidual` (one hidden tanh
 layer over both boards' terms and the rounds left, antisymmetric: what it adds to one player's
@@ -154,7 +154,7 @@ def train(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.learn.residual", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m research.learn.residual", description=__doc__)
     parser.add_argument("data", nargs="+", type=Path, help="roundend play files (2 players)")
     parser.add_argument("--tables", required=True, type=Path, help="the tables it corrects")
     parser.add_argument("--hidden", type=int, default=16)
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     b = np.tanh(theirs @ net["hidden"].T + net["bias"]) @ net["out"]
     corrected = base_margin + a - b
     figures: dict[str, Any] = {
-        "command": "python -m tools.learn.residual "
+        "command": "python -m research.learn.residual "
         + " ".join(sys.argv[1:] if argv is None else argv),
         "data": [str(p) for p in args.data],
         "rows": int(len(target)),

@@ -1,5 +1,5 @@
 """How far the post-game analysis's loss lies from a search with ten times the budget:
-``python -m tools.analysis_accuracy`` (figures in ``tools/BOTS.md``, "Analysis accuracy").
+``python -m research.analysis_accuracy`` (figures in ``research/BOTS.md``, "Analysis accuracy").
 
 The positions come from games the computer players play against each other (``greedy`` against
 ``medium``, two and three players, both walls, seeded deals): every factory-offer decision with
@@ -15,7 +15,7 @@ absolute difference between the page's loss and the reference's (points), the me
 often both pick the same best move, and the rank agreement of the losses (Spearman). With
 ``--repeats K`` each position is judged K times with the page's budget, each time with its own
 seed, against the same reference: the page search's own luck moves the mean distance by about
-a tenth of a point from one seed to the next (``tools/BOTS.md``), as much as the changes it is
+a tenth of a point from one seed to the next (``research/BOTS.md``), as much as the changes it is
 meant to measure. With ``--references M`` each is also judged against M references, each with
 its own seed, and each seed's distance is its mean over them: one reference's own luck moves
 the figure about as much.

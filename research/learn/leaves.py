@@ -1,6 +1,6 @@
 """A measurement, not a level: the learned evaluator at a search's leaves against the rollouts.
 
-    python -m tools.learn.leaves --games 200 --budget 0.1 --seed 1
+    python -m research.learn.leaves --games 200 --budget 0.1 --seed 1
 
 Two players on the colored wall, each move searched for the same wall-clock ``--budget``
 (single process, so each side gets the same CPU): ``rollout`` is the ``strong`` search by the
@@ -8,8 +8,8 @@ hand-written evaluation (:func:`azul.ai.search.search`, its level's weights with
 fitted tables, which the learned side does not use either; rollouts to the end of the round or,
 late in a round, through a sampled next round); ``learned`` is the same tree (the same move
 pruning, ordering, progressive widening and UCT, :mod:`azul.ai.tree`) whose new leaves are
-judged by the learned evaluator (:mod:`azul.ai.learned`) instead of a rollout. A leaf where the
-round ended inside the tree is played out and judged as the rollout search judges it. The
+judged by the learned evaluator (:mod:`research.learn.evaluator`) instead of a rollout. A leaf
+where the round ended inside the tree is played out and judged as the rollout search judges it. The
 learned side's reward is a player's expected margin alone (no own-worth share, no win bonus:
 the evaluator already predicts the final margin).
 
@@ -27,13 +27,13 @@ import time
 from azul import new_game, play, result
 from azul.ai.bots import LEVELS, choose_move_with_stats
 from azul.ai.evaluation import margin, worths
-from azul.ai.learned import LearnedEvaluator, load
 from azul.ai.policy import Knowledge, options, play_round
 from azul.ai.tree import Node, deadline_for, most_visited
 from azul.mechanics import apply_deal, draw, take, tally
 from azul.notation import Move
 from azul.state import State
-from tools.arena import wilson
+from research.arena import wilson
+from research.learn.evaluator import LearnedEvaluator, load
 
 
 def learned_search(
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     evaluator = load(2)
-    print("python -m tools.learn.leaves " + " ".join(sys.argv[1:] if argv is None else argv))
+    print("python -m research.learn.leaves " + " ".join(sys.argv[1:] if argv is None else argv))
     wins = ties = 0.0
     margins: list[int] = []
     its: dict[str, list[int]] = {"learned": [], "rollout": []}

@@ -1,5 +1,5 @@
-"""Are the analysis's points points? ``python -m tools.analysis_calibration`` (figures in
-``tools/BOTS.md``, "Analysis accuracy").
+"""Are the analysis's points points? ``python -m research.analysis_calibration`` (figures in
+``research/BOTS.md``, "Analysis accuracy").
 
 The analysis says what a move cost in points of final score margin. This plays the game out
 instead: from the position after the move played, and after each judge's best move, with the
@@ -9,9 +9,9 @@ answers quickly). A move's cost by the playouts is the mean final margin after t
 minus the mean after the move played; each judge's claim (:func:`azul.ai.judge.judge_position`
 with ``--iterations``) is set beside it.
 
-The positions are the 2-player colored ones of ``tools.analysis_accuracy`` (where the shipped
+The positions are the 2-player colored ones of ``research.analysis_accuracy`` (where the shipped
 round-end tables apply, so where the evaluations differ), those where some judge found a loss,
-at most ``--positions`` of them. Judges, as ``tools.analysis_accuracy --evaluation`` names them:
+at most ``--positions`` of them. Judges, as ``research.analysis_accuracy --evaluation`` names them:
 ``level`` (the page's), ``shipped`` (the tables and their margin's correction, as ``strong``
 plays) and ``tables`` (the tables alone). Printed per judge: the mean absolute difference
 between its claim and the playouts' cost, both means, and their difference (the claims' bias).
