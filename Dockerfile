@@ -5,6 +5,8 @@ WORKDIR /app
 # the site itself, which adds nothing to them (`pip check` fails if pyproject.toml asks for more).
 COPY requirements/lock.txt requirements/lock.txt
 RUN pip install --no-cache-dir --require-hashes -r requirements/lock.txt
+# Every package pyproject.toml installs, and only those (tests/ops/test_image.py keeps the two lists
+# equal): research/, tests/ and scripts/ stay out of the image (.dockerignore).
 COPY pyproject.toml README.md ./
 COPY azul azul
 COPY core core
@@ -16,7 +18,13 @@ COPY analysis analysis
 COPY chat chat
 COPY azul_site azul_site
 RUN pip install --no-cache-dir --no-deps . && pip check
-COPY . .
+# What runs beside the packages: manage.py (migrate, collectstatic, the sweeps), gunicorn's
+# settings (the CMD and docker-compose.yml's live service), and the folders the settings read
+# (TEMPLATES' DIRS, STATICFILES_DIRS, LOCALE_PATHS).
+COPY manage.py gunicorn.conf.py ./
+COPY templates templates
+COPY static static
+COPY locale locale
 # The production storage (DEBUG=0) writes the manifest that every page looks its static files up
 # in; without it the image answers every page with a 500. The key only lets the production
 # settings load for this one command, so it is set here and never in the image's ENV.
