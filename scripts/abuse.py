@@ -54,37 +54,32 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import random
-import re
-import resource
-import signal
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import bench_web  # noqa: E402  (scripts/: users, sessions, the database, free ports)
-from stack import (  # noqa: E402  (scripts/: the stack shared with soak.py)
-    Http,
-    Reply,
-    Smtp,
+from harness.clients import Http, Reply, free_port, plain_get
+from harness.floods import Tally, outcome_of
+from harness.players import api_token, bench_session, bench_user
+from harness.report import percentile, say, seconds, within
+from harness.sinks import Smtp
+from harness.stack import (
+    WORKERS,
     Stack,
-    plain_get,
-    say,
-    site_env,
+    Sweeper,
+    django_setup,
+    flush_redis,
+    most_files,
+    prepare,
+    stack_env,
+    stop_on_signals,
+    task_times,
 )
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_abuse"
@@ -97,95 +92,21 @@ LIVE_WAIT = 3.0  # the victim's board waits this long for a change, in each samp
 LIVE_FLOOD_WAIT = 60  # each of the hostile's waits: the longest the site allows
 STILL_WAITING = -1
 
-# The workers, as the Makefile's `worker-*` targets and docker-compose.yml run them.
-WORKERS = {
-    "moves": ["-Q", "moves,celery", "-n", "moves@%h"],
-    "slow": ["-Q", "slow_moves", "--concurrency", "1", "-n", "slow@%h"],
-    "master": ["-Q", "master_moves", "--concurrency", "1", "-n", "master@%h"],
-    "mail": ["-Q", "mail", "--concurrency", "2", "-n", "mail@%h"],
-    "sweeps": ["-Q", "sweeps", "--concurrency", "2", "-n", "sweeps@%h"],
-    "analysis": ["-Q", "analysis", "--concurrency", "1", "-n", "analysis@%h"],
-}
-NICE = {"analysis": 10}
-
 
 # -- the stack --------------------------------------------------------------------------------
 
 
 def start_stack(stack: Stack, ports: tuple[int, int]) -> None:
+    """The site, the live process and a worker per queue, started together."""
     site_port, live_port = ports
-    bin_dir = Path(sys.executable).parent
-    gunicorn = [str(bin_dir / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py")]
-    stack.start("web", [*gunicorn, "azul_site.wsgi", "--bind", f"127.0.0.1:{site_port}"])
-    live_env = dict(
-        stack.env, GUNICORN_WORKER_CLASS="uvicorn_worker.UvicornWorker", WEB_CONCURRENCY="1"
-    )
-    stack.start(
-        "live",
-        [*gunicorn, "azul_site.asgi:application", "--bind", f"127.0.0.1:{live_port}"],
-        live_env,
-    )
-    for name, options in WORKERS.items():
-        command = [str(bin_dir / "celery"), "-A", "azul_site", "worker", *options]
-        if name in NICE:
-            command = ["nice", "-n", str(NICE[name]), *command]
-        stack.start(name, [*command, "--loglevel=INFO"])
-    for name in WORKERS:
-        stack.wait_ready(name, lambda name=name: "ready." in stack.log(name))
-    bench_web.wait_for(site_port)
-    bench_web.wait_for(live_port)
-
-
-def within(seconds: float) -> str:
-    """A duration, roughly: how long an answer took."""
-    edges = (1, 5, 30, 55)
-    if seconds >= edges[-1]:
-        return f"after {edges[-1]} s or more"
-    low = max((e for e in edges if e <= seconds), default=0)
-    return f"in {low}-{min(e for e in edges if e > seconds)} s"
+    stack.site(site_port, wait=False)
+    stack.live(live_port, wait=False)
+    stack.workers()
+    stack.wait_healthy("web", site_port)
+    stack.wait_healthy("live", live_port)
 
 
 # -- the hostile account ------------------------------------------------------------------------
-
-
-@dataclass
-class Tally:
-    """Per kind of request: answers by outcome; the 5xx's bodies."""
-
-    outcomes: dict[str, Counter] = field(default_factory=dict)
-    retried: Counter = field(default_factory=Counter)
-    faults: list[str] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, kind: str, outcome: str) -> None:
-        with self.lock:
-            self.outcomes.setdefault(kind, Counter())[outcome] += 1
-
-    def retry(self, kind: str) -> None:
-        with self.lock:
-            self.retried[kind] += 1
-
-    def fault(self, text: str) -> None:
-        with self.lock:
-            self.faults.append(text)
-
-    def accepted(self, kind: str) -> int:
-        with self.lock:
-            return self.outcomes.get(kind, Counter())["accepted"]
-
-    def summary(self) -> str:
-        with self.lock:
-            return ", ".join(
-                f"{kind} {c['accepted']}/{sum(c.values())}" for kind, c in self.outcomes.items()
-            )
-
-
-def outcome_of(reply: Reply) -> str:
-    if reply.status < 400 or reply.status == 304:
-        return "accepted"
-    if reply.status >= 500:
-        return f"{reply.status}"
-    return f"{reply.status} {reply.code}".strip()
 
 
 class Hostile:
@@ -574,7 +495,7 @@ class Victim:
         from notifications.models import Notification
 
         self.invited += 1
-        third = bench_web.bench_user(f"abuse_third{self.invited}")
+        third = bench_user(f"abuse_third{self.invited}")
         reply = self.http.request(
             "POST",
             "/api/games/",
@@ -641,67 +562,10 @@ class Victim:
         return Game.objects.values_list("created_at", flat=True).get(pk=game).timestamp()
 
 
-class Sweeper:
-    """Sends the minute's sweeps as beat does (the schedule's task names and options)."""
-
-    def __init__(self, every: float) -> None:
-        from django.conf import settings
-
-        from azul_site.celery import app
-
-        self.app, self.every = app, every
-        self.tasks = [
-            (entry["task"], entry.get("options", {}))
-            for entry in settings.CELERY_BEAT_SCHEDULE.values()
-            if entry["task"] in ("games.tasks.sweep", "notifications.tasks.sweep")
-        ]
-        self.sent: list[tuple[str, str, float]] = []
-        self.stop = threading.Event()
-        self.thread: threading.Thread | None = None
-
-    def run(self, figures: Figures) -> None:
-        def loop() -> None:
-            while not self.stop.is_set():
-                for name, options in self.tasks:
-                    at = time.time()
-                    result = self.app.send_task(name, **options)
-                    figures.sweeps.append((name, result.id, at))
-                self.stop.wait(self.every)
-
-        self.stop.clear()
-        self.thread = threading.Thread(target=loop, daemon=True)
-        self.thread.start()
-
-    def halt(self) -> None:
-        self.stop.set()
-        if self.thread:
-            self.thread.join(timeout=5)
-
-
-TASK_LINE = re.compile(
-    r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}).*?Task \S+\[([0-9a-f-]{36})\] "
-    r"(?:received|succeeded in ([0-9.e-]+)s)"
-)
-
-
-def sweep_times(log: str) -> dict[str, tuple[float | None, float | None]]:
-    """Per task id, from the sweeps worker's log: (start, end) as epoch seconds; the start is
-    the end less the run time the worker reports."""
-    found: dict[str, tuple[float | None, float | None]] = {}
-    for line in log.splitlines():
-        match = TASK_LINE.search(line)
-        if not match or match.group(3) is None:
-            continue
-        stamp, task_id, took = match.groups()
-        end = datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S,%f").timestamp()
-        found[task_id] = (end - float(took), end)
-    return found
-
-
 def collect_sweeps(stack: Stack, figures: Figures, phase: str, note: Callable) -> None:
     deadline = time.monotonic() + 30
     while True:
-        times = sweep_times(stack.log("sweeps"))
+        times = task_times(stack.log("sweeps"))
         if all(task_id in times for _, task_id, _ in figures.sweeps):
             break
         if time.monotonic() > deadline:
@@ -786,17 +650,6 @@ def rate_count(rate: str) -> int:
 # -- the report ---------------------------------------------------------------------------------
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
-
-def seconds(value: float) -> str:
-    if value != value:
-        return "-"
-    return "none" if value == float("inf") else f"{value:.2f} s"
-
-
 def report(
     args: argparse.Namespace,
     quiet: Figures,
@@ -879,7 +732,7 @@ def report(
         (f"board's live wait ({LIVE_WAIT:g} s), max", lambda f: f.live, LIVE_WAIT + 2),
     ):
         q = 0.5 if name.endswith("p50") else 1.0
-        rows.append((name, pct(get(quiet), q), pct(get(flood), q), target))
+        rows.append((name, percentile(get(quiet), q), percentile(get(flood), q), target))
 
     samples = (
         f"samples quiet/flood: {level} {len(quiet.replies.get(level, []))}/"
@@ -914,21 +767,6 @@ def report(
 # -- main ---------------------------------------------------------------------------------------
 
 
-def prepare(database_url: str, broker_url: str, cache_url: str, env: dict[str, str]) -> None:
-    import redis
-
-    for url in (broker_url, cache_url):
-        redis.Redis.from_url(url).flushdb()
-    bench_web.ensure_database(database_url)
-    python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    subprocess.run(
-        [python, "manage.py", "flush", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-
-
 def run_phase(
     name: str,
     victim: Victim,
@@ -942,7 +780,7 @@ def run_phase(
     level: str,
     progress: Callable[[], str] | None = None,
 ) -> None:
-    sweeper.run(figures)
+    sweeper.run(figures.sweeps)
     began = time.monotonic()
     done = 0
     last_progress = began
@@ -988,58 +826,41 @@ def main() -> int:
     database_url = os.environ.get("ABUSE_DATABASE_URL", DEFAULT_DB)
     broker_url = os.environ.get("ABUSE_BROKER_URL", DEFAULT_BROKER)
     cache_url = os.environ.get("ABUSE_REDIS_URL", DEFAULT_CACHE)
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of live waits
-
-    # Ctrl-C and a TERM alike stop everything started here (the `finally` below).
-    def interrupted(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    # (SIGINT too: a shell starts a background job with it ignored.)
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, interrupted)
-
-    from aiosmtpd.controller import Controller
+    most_files()  # thousands of live waits
+    stop_on_signals()  # Ctrl-C and a TERM alike stop everything started here (`finally` below)
 
     smtp = Smtp()
-    smtp_port = bench_web.free_port()
-    sink = Controller(smtp, hostname="127.0.0.1", port=smtp_port)
-    env = site_env(database_url, broker_url, cache_url, smtp_port)
-    logs = Path(tempfile.mkdtemp(prefix="abuse_"))
-    stack = Stack(env, logs)
+    smtp_port = free_port()
+    env = stack_env(database_url, broker_url, cache_url, smtp_port)
+    stack = Stack(env, prefix="abuse_")
+    logs = stack.logs
     hostile: Hostile | None = None
     watch: Watch | None = None
     sweeper: Sweeper | None = None
     try:
         say(f"Preparing {database_url} (migrate, flush) and Redis {broker_url}, {cache_url} ...")
-        prepare(database_url, broker_url, cache_url, env)
-        os.environ.update(env, LOG_LEVEL="WARNING")  # this process: only what goes wrong
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
-        import django
-
-        django.setup()
+        flush_redis(broker_url, cache_url)
+        prepare(env, flush=True)
+        django_setup(env, LOG_LEVEL="WARNING")  # this process: only what goes wrong
         from django.conf import settings
-
-        from accounts.services import token_create
 
         args.analyse_moves = settings.ANALYSIS_MIN_PERSON_MOVES
 
-        sink.start()
-        site_port, live_port = bench_web.free_port(), bench_web.free_port()
+        smtp.serve(smtp_port)
+        site_port, live_port = free_port(), free_port()
         say(f"Starting the site, the live process and {len(WORKERS)} workers (logs: {logs}) ...")
         start_stack(stack, (site_port, live_port))
 
-        victim_user = bench_web.bench_user("abuse_victim")
-        hostile_user = bench_web.bench_user("abuse_hostile")
-        for u in (victim_user, hostile_user):  # runs share players: one token each at a time
-            u.api_tokens.all().delete()
-        token = {u: token_create(user=u, name="abuse")[1] for u in (victim_user, hostile_user)}
+        victim_user = bench_user("abuse_victim")
+        hostile_user = bench_user("abuse_hostile")
+        # Runs share players: one token each at a time.
+        token = {u: api_token(u, "abuse") for u in (victim_user, hostile_user)}
         victim = Victim(site_port, victim_user, token[victim_user], smtp, started)
-        victim.live_port, victim.session = live_port, bench_web.bench_session(victim_user)
+        victim.live_port, victim.session = live_port, bench_session(victim_user)
         # As a browser has it: the session read once by the site, which keeps a copy in the cache.
         plain_get(site_port, "/", {"Cookie": f"sessionid={victim.session}"})
         hostile = Hostile(args, site_port, live_port, token[hostile_user])
-        hostile.session = bench_web.bench_session(hostile_user)
+        hostile.session = bench_session(hostile_user)
         hostile.victim = victim_user.username
         sweeper = Sweeper(args.sweep_every)
 
@@ -1091,13 +912,9 @@ def main() -> int:
         if watch is not None:
             watch.stop.set()
         stack.stop()
-        with contextlib.suppress(AssertionError, RuntimeError, AttributeError):
-            sink.stop()  # unless it never started
+        smtp.stop()
         try:
-            import redis
-
-            for url in (broker_url, cache_url):
-                redis.Redis.from_url(url).flushdb()
+            flush_redis(broker_url, cache_url)
         except Exception as exc:  # noqa: BLE001 (a note, not a reason to fail the cleanup)
             say(f"  note: Redis not emptied: {exc}")
 

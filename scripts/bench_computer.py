@@ -39,19 +39,14 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
 from unittest.mock import patch
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench_web import SECRET, ensure_database  # noqa: E402 (scripts/ is on sys.path)
+from harness.report import percentile, table_header, verdict
+from harness.stack import Stack, base_env, django_setup, flush_redis, prepare
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_computer"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/11"
@@ -61,58 +56,12 @@ PERSON, COMPUTER = 0, 1  # seats: the person creates the game, the computer sits
 
 def site_env(database_url: str, redis_url: str) -> dict[str, str]:
     """The environment of this process and of the worker: production's settings."""
-    env = dict(os.environ)
-    env.pop("CELERY_BROKER_URL", None)  # the broker is REDIS_URL's, as in production
-    env.update(
-        DATABASE_URL=database_url,
-        DEBUG="0",
-        SECRET_KEY=SECRET,
-        ALLOWED_HOSTS="127.0.0.1,localhost",
+    return base_env(
+        database_url,
+        drop=("CELERY_BROKER_URL",),  # the broker is REDIS_URL's, as in production
         REDIS_URL=redis_url,
-        CELERY_TASK_ALWAYS_EAGER="0",
-        EMAIL_URL="dummymail://",
         LOG_LEVEL="INFO",  # the worker's "ready." line is logged at INFO
     )
-    return env
-
-
-# -- the worker --------------------------------------------------------------------------------
-
-
-def start_worker(env: dict[str, str], pool: str, concurrency: int | None, log: Path):
-    celery = Path(sys.executable).with_name("celery")
-    command = [
-        str(celery),
-        "-A",
-        "azul_site",
-        "worker",
-        "--loglevel=INFO",
-        f"--pool={pool}",
-        *(["--concurrency", str(concurrency)] if concurrency else []),
-        "--without-gossip",
-        "--without-mingle",
-        "--without-heartbeat",
-    ]
-    with log.open("w") as out:
-        worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while "ready." not in log.read_text():
-        if worker.poll() is not None:
-            raise SystemExit(f"The worker died:\n{log.read_text()}")
-        if time.monotonic() > deadline:
-            stop_worker(worker)
-            raise SystemExit(f"The worker was not ready within 60 s:\n{log.read_text()}")
-        time.sleep(0.1)
-    return worker, command
-
-
-def stop_worker(worker: subprocess.Popen) -> None:
-    worker.terminate()  # a warm shutdown: the worker finishes its task and stops its processes
-    try:
-        worker.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        worker.wait(timeout=5)
 
 
 # -- playing -----------------------------------------------------------------------------------
@@ -257,11 +206,6 @@ class Person:
         )
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0],
@@ -292,41 +236,35 @@ def main() -> None:
     started = time.perf_counter()
     database_url = os.environ.get("BENCH_COMPUTER_DATABASE_URL", DEFAULT_DB)
     redis_url = os.environ.get("BENCH_COMPUTER_REDIS_URL", DEFAULT_REDIS)
-    import redis
-
-    broker = redis.Redis.from_url(redis_url)
-    broker.flushdb()
+    flush_redis(redis_url)
     env = site_env(database_url, redis_url)
     os.environ.pop("CELERY_BROKER_URL", None)
-    os.environ.update(env, LOG_LEVEL="WARNING")  # this process: only what goes wrong
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
-    ensure_database(database_url)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    import django
-
-    django.setup()
+    prepare(env)
+    django_setup(env, LOG_LEVEL="WARNING")  # this process: only what goes wrong
     from games.models import Game
 
     Game.objects.all().delete()
     person = Person(args.level, args.poll_ms / 1000, args.timeout, args.seed)
 
-    log = Path(tempfile.mkdtemp(prefix="bench_computer_")) / "worker.log"
-    worker, command = start_worker(env, args.pool, args.concurrency, log)
+    stack = Stack(env, prefix="bench_computer_")
+    options = [f"--pool={args.pool}"]
+    options += ["--concurrency", str(args.concurrency)] if args.concurrency else []
+    options += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
     warmup: list[Answer] = []
     answers: list[Answer] = []
     try:
+        stack.worker("worker", *options, timeout=60)
         while len(answers) < args.moves:
             answer = person.move()
             if answer is not None:
                 (warmup if len(warmup) < args.warmup else answers).append(answer)
     except Timeout as exc:
-        tail = "\n".join(log.read_text().splitlines()[-30:])
+        tail = "\n".join(stack.log("worker").splitlines()[-30:])
         raise SystemExit(f"{exc}; the worker's log ends:\n{tail}") from None
     finally:
-        stop_worker(worker)
-        broker.flushdb()
+        stack.stop()  # a warm shutdown: the worker finishes its task and stops its processes
+        flush_redis(redis_url)
+    command = stack.commands["worker"][0]
 
     processes = {"solo": "1 process"}.get(
         args.pool, f"{args.concurrency or os.cpu_count()} processes"
@@ -350,18 +288,18 @@ def main() -> None:
         ("sending the task (after the person's commit)", [a.send for a in answers]),
     ]
     header = f"{'':<52} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}"
-    print(header)
-    print("-" * len(header))
+    table_header(header)
     for name, values in rows:
         print(
-            f"{name:<52} {pct(values, 0.5) * 1000:>8.2f} {pct(values, 0.95) * 1000:>8.2f}"
-            f" {max(values) * 1000:>8.2f}"
+            f"{name:<52} {percentile(values, 0.5) * 1000:>8.2f}"
+            f" {percentile(values, 0.95) * 1000:>8.2f} {max(values) * 1000:>8.2f}"
         )
     beyond = statistics.median(a.latency - a.thinking for a in answers)
     print(
         f"\np50 beyond the computer's thinking time: {beyond * 1000:.0f} ms"
-        f" (target < 1000 ms: {'ok' if beyond < 1 else 'MISSED'})"
+        f" (target < 1000 ms: {verdict(beyond < 1)})"
     )
+    log = stack.log_path("worker")
     print(f"Took {time.perf_counter() - started:.1f} s in all; the worker's log: {log}")
 
 

@@ -18,24 +18,21 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 from urllib.parse import quote
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench_web import (  # noqa: E402 (scripts/ is on sys.path)
-    DEFAULT_REDIS,
-    ensure_database,
-    free_port,
-    run_get,
-    server_env,
-    start_gunicorn,
+from harness.clients import free_port
+from harness.floods import run_get
+from harness.report import goal, table_header
+from harness.stack import (
+    BENCH_REDIS,
+    Stack,
+    bench_env,
+    django_setup,
+    flush_redis,
+    manage,
+    prepare,
     vacuum,
-    wait_for,
 )
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_history"
@@ -84,32 +81,22 @@ def main() -> None:
     args = parser.parse_args()
 
     database_url = os.environ.get("BENCH_HISTORY_DATABASE_URL", DEFAULT_DB)
-    redis_url = os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS)
-    import redis
-
-    redis.Redis.from_url(redis_url).flushdb()
-    env = server_env(database_url, redis_url)
-    ensure_database(database_url)
-    python = sys.executable
-    run = dict(cwd=ROOT, env=env, check=True)
-    subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], **run)
-    subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v0"], **run)
+    redis_url = os.environ.get("BENCH_REDIS_URL", BENCH_REDIS)
+    flush_redis(redis_url)
+    env = bench_env(database_url, redis_url)
+    prepare(env, collectstatic=True)
     if args.reuse and finished_games(database_url) >= args.games:
         print(f"Reusing the {finished_games(database_url)} finished games of {database_url}")
     else:
         print(f"Seeding {database_url} ...", flush=True)
         started = time.perf_counter()
-        subprocess.run(
-            [
-                python,
-                "manage.py",
-                "seed_history",
-                f"--players={args.players}",
-                f"--games={args.games}",
-                f"--seed={args.seed}",
-                "--flush",
-            ],
-            **run,
+        manage(
+            env,
+            "seed_history",
+            f"--players={args.players}",
+            f"--games={args.games}",
+            f"--seed={args.seed}",
+            "--flush",
         )
         print(f"seeding took {time.perf_counter() - started:.1f} s", flush=True)
     started = time.perf_counter()
@@ -118,21 +105,16 @@ def main() -> None:
     player = a_player(database_url)
     # The computer levels' fit (#36) over every game with a computer seat (about 5% of them).
     started = time.perf_counter()
-    subprocess.run([python, "manage.py", "rate_levels"], **run)
+    manage(env, "rate_levels")
     levels_seconds = time.perf_counter() - started
 
     # The 50th page, or the last one when a smaller seed (`--games`) has fewer.
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
-    import django
-
-    django.setup()
+    django_setup(env)
     from games.selectors import HISTORY_PAGE_SIZE
 
     deep = max(1, min(50, -(-finished_games(database_url) // HISTORY_PAGE_SIZE)))
 
     port = free_port()
-    server = start_gunicorn(port, env)
     pages = [
         ("leaderboard page", "/leaderboard/", True),
         ("leaderboard API", "/api/leaderboard/", True),
@@ -146,23 +128,19 @@ def main() -> None:
         ("history by display name", f"/history/?player={quote(BENCH_DISPLAY_NAME)}", False),
     ]
     results = []
-    try:
-        wait_for(port)
+    with Stack(env, prefix="bench_history_") as stack:
+        stack.site(port, "--log-level", "warning")
         for _, path, _ in pages:  # warm every worker's imports, templates and connections
             run_get("warm", port, path, {}, args.concurrency, 5, 20)
         for name, path, _ in pages:
             results.append(run_get(name, port, path, {}, args.concurrency, 120, args.requests))
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
 
     print(
         f"\n{args.concurrency} concurrent clients, {os.cpu_count()} CPUs, gunicorn"
         " (gunicorn.conf.py), PostgreSQL, Redis cache, DEBUG=0, anonymous requests\n"
     )
     header = f"{'page':<28} {'path':<40} {'requests':>8} {'errors':>6} {'p50 ms':>8} {'p95 ms':>8}"
-    print(header)
-    print("-" * len(header))
+    table_header(header)
     for (_, path, _), r in zip(pages, results, strict=True):
         print(
             f"{r.name:<28} {path:<40} {len(r.latencies):>8} {r.errors:>6}"
@@ -171,9 +149,9 @@ def main() -> None:
     print(f"\nmanage.py rate_levels (the levels' fit, its own process): {levels_seconds:.1f} s")
     print()
     for (_, _, target), r in zip(pages, results, strict=True):
-        verdict = "ok" if r.pct(0.95) < TARGET_MS and not r.errors else "MISSED"
         kind = "target" if target else "reported"
-        print(f"{r.name}: p95 {r.pct(0.95):.1f} ms ({kind} < {TARGET_MS:.0f} ms): {verdict}")
+        met = r.pct(0.95) < TARGET_MS and not r.errors
+        print(goal(f"{r.name}: p95 {r.pct(0.95):.1f} ms ({kind} < {TARGET_MS:.0f} ms)", met))
 
 
 if __name__ == "__main__":

@@ -37,79 +37,38 @@ import argparse
 import asyncio
 import os
 import random
-import resource
-import subprocess
-import sys
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
 import orjson
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import bench_web  # noqa: E402  (the site's benchmark: servers, seeding, client, moves)
+from harness.clients import Client, aget, free_port
+from harness.floods import MovingPair, run_get, run_moves, usage
+from harness.players import (
+    api_token,
+    bench_session,
+    bench_user,
+    seed_pairs,
+    two_player_game,
+)
+from harness.report import percentile, table_header
+from harness.stack import (
+    Stack,
+    bench_env,
+    django_setup,
+    flush_redis,
+    gunicorn_config,
+    most_files,
+    prepare,
+    vacuum,
+)
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_live"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/12"
 LONG_POLL_SECONDS = 55  # as long as a round lasts, so that no wait ends on its own
-
-
-# -- processes -------------------------------------------------------------------------------------
-
-
-def start_live(port: int, env: dict[str, str]) -> subprocess.Popen:
-    """The live process as deployed: gunicorn.conf.py with one uvicorn worker."""
-    live_env = dict(env, GUNICORN_WORKER_CLASS="uvicorn_worker.UvicornWorker", WEB_CONCURRENCY="1")
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    return subprocess.Popen(
-        [str(gunicorn), "azul_site.asgi:application", "--config", str(ROOT / "gunicorn.conf.py")]
-        + ["--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
-        cwd=ROOT,
-        env=live_env,
-    )
-
-
-def process_tree(pid: int) -> list[int]:
-    pids, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        pids.append(current)
-        try:
-            with open(f"/proc/{current}/task/{current}/children") as f:
-                todo += [int(child) for child in f.read().split()]
-        except OSError:
-            pass
-    return pids
-
-
-@dataclass
-class Usage:
-    cpu: float  # seconds, user + system
-    threads: int
-    rss_mib: float
-
-
-def usage(pid: int) -> Usage:
-    """CPU, threads and resident memory of a process and its children (gunicorn's workers)."""
-    cpu, threads, rss = 0.0, 0, 0
-    for each in process_tree(pid):
-        try:
-            with open(f"/proc/{each}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{each}/status") as f:
-                status = dict(line.split(":", 1) for line in f if ":" in line)
-        except OSError:
-            continue
-        cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        threads += int(status["Threads"])
-        rss += int(status["VmRSS"].split()[0])
-    return Usage(cpu, threads, rss / 1024)
 
 
 # -- seeding ---------------------------------------------------------------------------------------
@@ -126,77 +85,23 @@ def seed(games: int, watchers: int) -> Seeded:
     import django
 
     django.setup()
-    from accounts.services import token_create
-    from games import services
     from games.models import Game
 
     Game.objects.all().delete()
-
-    user, session = bench_web.bench_user, bench_web.bench_session
-
     result = Seeded(
-        games=[], players={}, sessions=[session(user(f"live_w{i}")) for i in range(watchers)]
+        games=[],
+        players={},
+        sessions=[bench_session(bench_user(f"live_w{i}")) for i in range(watchers)],
     )
     for i in range(games):
-        a, b = user(f"live_p{i}a"), user(f"live_p{i}b")
-        game = services.game_create(
-            creator=a,
-            num_players=2,
-            variant="colored",
-            days_per_move=3,
-            seats=[services.SeatSpec(kind="invite", username=b.username)],
-        )
-        services.invitation_respond(game_id=game.id, user=b, accept=True)
+        a, b = bench_user(f"live_p{i}a"), bench_user(f"live_p{i}b")
+        game = two_player_game(a, b)
         result.games.append(str(game.id))
-        for u in (a, b):  # runs share players: one token each at a time
-            u.api_tokens.all().delete()
-        result.players[str(game.id)] = {
-            u.username: token_create(user=u, name="bench")[1] for u in (a, b)
-        }
+        result.players[str(game.id)] = {u.username: api_token(u) for u in (a, b)}
     return result
 
 
 # -- the boards (asyncio: thousands of connections from one thread) --------------------------------
-
-
-async def request(
-    port: int, path: str, headers: dict[str, str], conn: list | None = None
-) -> tuple[int, dict[str, str], bytes]:
-    """GET over `conn` (a [reader, writer] kept alive, reopened when closed) or a new connection."""
-    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}"]
-    lines += [f"{k}: {v}" for k, v in headers.items()]
-    data = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-    for attempt in (1, 2):
-        if conn is None or conn[0] is None:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**20)
-            if conn is not None:
-                conn[:] = [reader, writer]
-        else:
-            reader, writer = conn
-        try:
-            writer.write(data)
-            head = await reader.readuntil(b"\r\n\r\n")
-            status_line, *header_lines = head.decode("latin-1").split("\r\n")
-            found = {}
-            for line in header_lines:
-                if line:
-                    name, _, value = line.partition(":")
-                    found[name.strip().lower()] = value.strip()
-            status = int(status_line.split()[1])
-            length = 0 if status in (204, 304) else int(found.get("content-length", 0))
-            body = await reader.readexactly(length) if length else b""
-            if conn is None or found.get("connection", "").lower() == "close":
-                writer.close()
-                if conn is not None:
-                    conn[:] = [None, None]
-            return status, found, body
-        except (ConnectionError, asyncio.IncompleteReadError):
-            writer.close()
-            if conn is not None:
-                conn[:] = [None, None]
-            if attempt == 2 or conn is None:
-                raise
-    raise RuntimeError("unreachable")
 
 
 @dataclass
@@ -219,7 +124,7 @@ async def keep_board(board: Board, live_port: int, site_port: int, stop: asyncio
         # The page's first look names the ply it shows; the next ones, the ETag they were given.
         path = f"/games/{board.game}/live/?wait={LONG_POLL_SECONDS}&since={board.ply}"
         headers = {**cookie, "If-None-Match": board.etag} if board.etag else cookie
-        task = asyncio.ensure_future(request(live_port, path, headers, conn))
+        task = asyncio.ensure_future(aget(live_port, path, headers, conn))
         if first:
             armed()
             first = False
@@ -240,7 +145,7 @@ async def keep_board(board: Board, live_port: int, site_port: int, stop: asyncio
         ply = board.ply = orjson.loads(body)["ply"]
         board.told.append((ply, now))
         board.etag = headers.get("etag")
-        status, _, _ = await request(site_port, f"/games/{board.game}/board/", cookie)
+        status, _, _ = await aget(site_port, f"/games/{board.game}/board/", cookie)
         if status == 200:
             board.loaded.append((ply, time.perf_counter()))
         else:
@@ -257,7 +162,7 @@ class Mover:
     and keeps when each was answered: {(game, ply after): (sent, answered)}."""
 
     def __init__(self, port: int, seeded: Seeded, seed: int = 1) -> None:
-        self.client = bench_web.Client(port)
+        self.client = Client(port)
         self.seeded = seeded
         self.rng = random.Random(seed)
         self.views: dict[str, dict] = {}
@@ -313,7 +218,8 @@ def latencies(boards: list[Board], moves: dict, which: str, games: set[str] | No
 
 
 def pct(values: list[float], q: float) -> float:
-    return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
+    """Milliseconds."""
+    return percentile(values, q) * 1000
 
 
 # -- one number of boards --------------------------------------------------------------------------
@@ -350,11 +256,11 @@ def current_plies(games: list[str]) -> dict[uuid.UUID, int]:
         connection.close()
 
 
-async def run_round(args, seeded: Seeded, n: int, live: subprocess.Popen, ports) -> Round:
+async def run_round(args, seeded: Seeded, n: int, live: int, ports) -> Round:
     live_port, site_port = ports
     games = seeded.games[: max(1, n // args.per_game)]
     result = Round(boards=n, games=len(games))
-    before = usage(live.pid)
+    before = usage(live)
     result.threads_idle, result.rss_idle = before.threads, before.rss_mib
 
     stop = asyncio.Event()
@@ -380,21 +286,21 @@ async def run_round(args, seeded: Seeded, n: int, live: subprocess.Popen, ports)
     # Until the live process holds every wait (a thread each) and has answered the rest.
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        before = usage(live.pid)
+        before = usage(live)
         await asyncio.sleep(1)
-        after = usage(live.pid)
+        after = usage(live)
         if after.threads >= result.threads_idle + n and after.cpu - before.cpu < 0.1:
             break
 
     # Idle: N boards waiting.
-    start = usage(live.pid)
+    start = usage(live)
     await asyncio.sleep(args.idle_seconds)
-    idle = usage(live.pid)
+    idle = usage(live)
     result.threads_waiting, result.rss_waiting = idle.threads, idle.rss_mib
     result.idle_cpu_percent = (idle.cpu - start.cpu) / args.idle_seconds * 100
     for _ in range(10):
         started = time.perf_counter()
-        status, _, _ = await request(live_port, "/healthz", {})
+        status, _, _ = await aget(live_port, "/healthz", {})
         result.probe_ms.append((time.perf_counter() - started) * 1000)
         await asyncio.sleep(0.05)
 
@@ -411,11 +317,11 @@ async def run_round(args, seeded: Seeded, n: int, live: subprocess.Popen, ports)
                 time.sleep(delay)
             mover.move(rng.choice(games))
 
-    cpu_before = usage(live.pid).cpu
+    cpu_before = usage(live).cpu
     told_before = sum(len(b.told) for b in boards)
     await asyncio.to_thread(play)
     await asyncio.sleep(2)  # the last moves' boards
-    cpu_play = usage(live.pid).cpu - cpu_before
+    cpu_play = usage(live).cpu - cpu_before
     told_during = sum(len(b.told) for b in boards) - told_before
     result.moves = len(mover.moves)
     result.told = latencies(boards, mover.moves, "told")
@@ -445,14 +351,12 @@ async def run_round(args, seeded: Seeded, n: int, live: subprocess.Popen, ports)
 # -- the fallback: ETag polling of the site's synchronous workers ----------------------------------
 
 
-def poll_cost(site_port: int, site: subprocess.Popen, seeded: Seeded, seconds: float):
+def poll_cost(site_port: int, site: int, seeded: Seeded, seconds: float):
     """304 answers of the site's workers to `If-None-Match` polls of the live endpoint (what a
     page polls when its server cannot wait): requests a second, latency, CPU per request."""
     game = seeded.games[0]
     cookie = f"sessionid={seeded.sessions[0]}"
-    _, headers, _ = asyncio.run(
-        request(site_port, f"/games/{game}/live/?wait=0", {"Cookie": cookie})
-    )
+    _, headers, _ = asyncio.run(aget(site_port, f"/games/{game}/live/?wait=0", {"Cookie": cookie}))
     path = f"/games/{game}/live/?wait=25"
     heads = {"Cookie": cookie, "If-None-Match": headers["etag"]}
     latencies_: list[float] = []
@@ -460,20 +364,20 @@ def poll_cost(site_port: int, site: subprocess.Popen, seeded: Seeded, seconds: f
     deadline = time.perf_counter() + seconds
 
     def worker():
-        client = bench_web.Client(site_port)
+        client = Client(site_port)
         while time.perf_counter() < deadline:
             status, _, elapsed = client.request("GET", path, heads)
             if status == 304:
                 with lock:
                     latencies_.append(elapsed)
 
-    before = usage(site.pid).cpu
+    before = usage(site).cpu
     threads = [threading.Thread(target=worker) for _ in range(8)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    cpu = usage(site.pid).cpu - before
+    cpu = usage(site).cpu - before
     n = len(latencies_)
     return n / seconds, pct(sorted(latencies_), 0.5), pct(sorted(latencies_), 0.95), cpu * 1000 / n
 
@@ -484,7 +388,7 @@ def poll_cost(site_port: int, site: subprocess.Popen, seeded: Seeded, seconds: f
 def site_asgi_comparison(env: dict[str, str], seconds: float) -> list[tuple[str, list]]:
     """bench_web's trivial view and move submission, under the site's synchronous workers and
     under uvicorn workers (same number of workers)."""
-    data = bench_web.seed(8, games_per_pair=8, long_moves=0)
+    data = seed_pairs(8, games_per_pair=8, long_moves=0)
     rows = []
     for name, app, options in (
         ("synchronous workers (WSGI)", "azul_site.wsgi", ()),
@@ -494,37 +398,27 @@ def site_asgi_comparison(env: dict[str, str], seconds: float) -> list[tuple[str,
             ("--worker-class", "uvicorn_worker.UvicornWorker"),
         ),
     ):
-        port = bench_web.free_port()
-        gunicorn = Path(sys.executable).with_name("gunicorn")
-        server = subprocess.Popen(
-            [str(gunicorn), app, "--config", str(ROOT / "gunicorn.conf.py")]
-            + ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", *options],
-            cwd=ROOT,
-            env=env,
-        )
-        try:
-            bench_web.wait_for(port)
-            bench_web.run_get("warm", port, "/healthz", {}, 8, 2, 400)
+        port = free_port()
+        with Stack(env, prefix="bench_live_asgi_") as stack:
+            stack.site(port, "--log-level", "warning", *options, app=app)
+            run_get("warm", port, "/healthz", {}, 8, 2, 400)
             pairs = [
-                bench_web.MovingPair(port, tokens, games, seed=i)
+                MovingPair(port, tokens, games, seed=i)
                 for i, (tokens, games) in enumerate(data.pairs)
             ]
             scenarios = (
-                partial(bench_web.run_get, "trivial view", port, "/healthz", {}, 8, seconds, 4000),
-                partial(bench_web.run_moves, pairs, seconds, 4000),
+                partial(run_get, "trivial view", port, "/healthz", {}, 8, seconds, 4000),
+                partial(run_moves, pairs, seconds, 4000),
             )
             results = []
             for scenario in scenarios:
-                before = usage(server.pid).cpu
+                before = usage(stack.pid("web")).cpu
                 result = scenario()
-                result.server_cpu = {"gunicorn": usage(server.pid).cpu - before}
+                result.server_cpu = {"gunicorn": usage(stack.pid("web")).cpu - before}
                 results.append(result)
             rows.append((name, results))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
         # The next server's pairs start from fresh games.
-        data = bench_web.seed(8, games_per_pair=8, long_moves=0)
+        data = seed_pairs(8, games_per_pair=8, long_moves=0)
     return rows
 
 
@@ -542,25 +436,14 @@ def main() -> None:
     args = parser.parse_args()
     rounds = [int(n) for n in args.boards.split(",")]
 
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
+    most_files()  # thousands of sockets
 
     database_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
     redis_url = os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS)
-    import redis
-
-    redis.Redis.from_url(redis_url).flushdb()
-    env = bench_web.server_env(database_url, redis_url)
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
-    bench_web.ensure_database(database_url)
-    python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    subprocess.run(
-        [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+    flush_redis(redis_url)
+    env = bench_env(database_url, redis_url)
+    prepare(env, collectstatic=True)
+    django_setup(env)
 
     comparison = [] if args.no_site_asgi else site_asgi_comparison(env, args.seconds)
 
@@ -568,27 +451,26 @@ def main() -> None:
     games = -(-most // args.per_game)
     print(f"Seeding {games} games in {database_url} ...", flush=True)
     seeded = seed(games, watchers=50)
-    bench_web.vacuum(database_url)
+    vacuum(database_url)
 
-    site_port, live_port = bench_web.free_port(), bench_web.free_port()
-    site = bench_web.start_gunicorn(site_port, env)
-    live = start_live(live_port, env)
+    site_port, live_port = free_port(), free_port()
     results: list[Round] = []
-    try:
-        bench_web.wait_for(site_port)
-        bench_web.wait_for(live_port)
+    with Stack(env, prefix="bench_live_") as stack:
+        stack.site(site_port, "--log-level", "warning", wait=False)
+        stack.live(live_port, "--log-level", "warning", wait=False)
+        stack.wait_healthy("web", site_port)
+        stack.wait_healthy("live", live_port)
         for n in rounds:
             print(f"  {n} open boards ...", flush=True)
-            results.append(asyncio.run(run_round(args, seeded, n, live, (live_port, site_port))))
-        polls = poll_cost(site_port, site, seeded, seconds=args.seconds)
-    finally:
-        for server in (site, live):
-            server.terminate()
-        for server in (site, live):
-            server.wait(timeout=30)
+            ports = (live_port, site_port)
+            results.append(asyncio.run(run_round(args, seeded, n, stack.pid("live"), ports)))
+        polls = poll_cost(site_port, stack.pid("web"), seeded, seconds=args.seconds)
 
-    config: dict = {}
-    exec((ROOT / "gunicorn.conf.py").read_text(), config)
+    report(args, results, polls, comparison)
+
+
+def report(args: argparse.Namespace, results: list[Round], polls: tuple, comparison: list) -> None:
+    config = gunicorn_config()
     print(
         f"\nOne live process (1 uvicorn worker); the site on gunicorn's {config['workers']}"
         f" synchronous workers; {os.cpu_count()} CPUs shared with PostgreSQL, Redis and the load"
@@ -600,8 +482,7 @@ def main() -> None:
         f" {'moves':>5} {'told p50':>8} {'p95':>6} {'max':>6} {'board p50':>9} {'p95':>6}"
         f" {'max':>6} {'CPU ms/told':>11} {'errors':>6}"
     )
-    print(header)
-    print("-" * len(header))
+    table_header(header)
     for r in results:
         per_board = (r.rss_waiting - r.rss_idle) * 1024 / r.boards
         probe = sorted(r.probe_ms)[len(r.probe_ms) // 2] if r.probe_ms else float("nan")

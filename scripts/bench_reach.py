@@ -1,6 +1,6 @@
 """How long a move takes to reach the other player's device and webhook (issue #35), through the
 real stack: the site under gunicorn, one Celery worker on a Redis of its own, PostgreSQL, and
-`reach_sinks.ReachSink` as the push service (it checks VAPID and decrypts as a browser does) and
+`harness.sinks.ReachSink` as the push service (it checks VAPID and decrypts as a browser does) and
 the webhook receiver.
 
     python scripts/bench_reach.py            # or: make bench-reach
@@ -21,20 +21,23 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import bench_web  # noqa: E402
-import soak  # noqa: E402  (the stack's processes, as the soak starts them)
-from reach_sinks import ReachSink  # noqa: E402
-from stack import Http, Smtp, Stack, say, site_env  # noqa: E402
+from harness.clients import Http, free_port
+from harness.players import api_token, bench_user, devices_and_webhooks
+from harness.report import say
+from harness.sinks import ReachSink, Smtp
+from harness.stack import (
+    EVERY_QUEUE,
+    Stack,
+    django_setup,
+    manage,
+    outbound_env,
+    recreate_database,
+    stack_env,
+    vapid_env,
+)
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_reach"
 WAIT = 30.0
@@ -45,56 +48,39 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=40, help="measured moves (%(default)s)")
     args = parser.parse_args()
     database_url = os.environ.get("BENCH_REACH_DATABASE_URL", DEFAULT_DB)
-    from aiosmtpd.controller import Controller
-
     smtp = Smtp()
-    smtp_port, redis_port, site_port = (bench_web.free_port() for _ in range(3))
-    mail = Controller(smtp, hostname="127.0.0.1", port=smtp_port)
+    smtp_port, redis_port, site_port = (free_port() for _ in range(3))
     broker, cache = f"redis://127.0.0.1:{redis_port}/0", f"redis://127.0.0.1:{redis_port}/1"
-    env = site_env(database_url, broker, cache, smtp_port)
-    env.update(
-        NOTIFY_GRACE_SECONDS="0",
-        OUTBOUND_ALLOW_HTTP="1",
-        OUTBOUND_ALLOWED_NETWORKS="127.0.0.1/32",
-    )
+    env = stack_env(database_url, broker, cache, smtp_port)
+    env.update(outbound_env(), NOTIFY_GRACE_SECONDS="0")
     reach = ReachSink()
-    stack = Stack(env, Path(tempfile.mkdtemp(prefix="bench_reach_")))
+    stack = Stack(env, prefix="bench_reach_")
     try:
-        soak.recreate_database(database_url)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
-        env.update(soak.vapid_env(env))
+        recreate_database(database_url)
+        manage(env, "migrate", "--noinput", "-v0")
+        env.update(vapid_env(env))
         reach.vapid_public_key = env["WEBPUSH_VAPID_PUBLIC_KEY"]
         reach.start()
-        mail.start()
-        os.environ.update(env, LOG_LEVEL="WARNING")
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
-        import django
+        smtp.serve(smtp_port)
+        django_setup(env, LOG_LEVEL="WARNING")
 
-        django.setup()
-        from accounts.services import token_create
-
-        soak.start_redis(stack, redis_port)
-        soak.start_site(stack, site_port)
-        soak.start_worker(stack)
+        stack.redis(redis_port)
+        stack.site(site_port)
+        stack.worker("worker", *EVERY_QUEUE)
         players = {}
         for name in ("reach_a", "reach_b"):
-            user = bench_web.bench_user(name)
-            soak.devices_and_webhooks(user, reach)
-            players[name] = Http(site_port, token_create(user=user, name="bench")[1])
+            user = bench_user(name)
+            devices_and_webhooks(user, reach)
+            players[name] = Http(site_port, api_token(user))
         push_ms, hook_ms = measure(players, reach, args.moves)
     finally:
         reach.stop()
         stack.stop()
-        mail.stop()
+        smtp.stop()
         from django.db import connections
 
         connections.close_all()
-        soak.recreate_database(database_url, drop_only=True)
+        recreate_database(database_url, drop_only=True)
     for channel, figures in (("push notice", push_ms), ("webhook call", hook_ms)):
         figures.sort()
         p95 = figures[max(0, round(0.95 * len(figures)) - 1)]

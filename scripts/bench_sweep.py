@@ -43,20 +43,15 @@ import os
 import random
 import re
 import statistics
-import subprocess
-import sys
 import time
 from collections import Counter
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from pathlib import Path
 from unittest.mock import patch
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench_web import SECRET, ensure_database, vacuum  # noqa: E402 (scripts/ is on sys.path)
+from harness.report import table_header, verdict
+from harness.stack import base_env, django_setup, prepare, vacuum
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_sweep"
 INDEX_NAME = "bench_game_active_deadline_idx"
@@ -76,20 +71,13 @@ KEY_PLAN_LINE = re.compile(
 
 
 def bench_env(database_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("REDIS_URL", None)
-    env.update(
-        DATABASE_URL=database_url,
-        DEBUG="0",  # with DEBUG on, Django would keep every query's text in memory
-        SECRET_KEY=SECRET,
-        LOG_LEVEL="WARNING",
-        EMAIL_URL="dummymail://",
+    return base_env(
+        database_url,
+        drop=("REDIS_URL",),
         # Sends are stubbed; should one slip through, it goes to an in-memory broker, never runs
         # in this process.
         CELERY_BROKER_URL="memory://",
-        CELERY_TASK_ALWAYS_EAGER="0",
     )
-    return env
 
 
 # -- seeding ---------------------------------------------------------------------------------------
@@ -478,8 +466,7 @@ def report(args, seeded: Seeded, runs: list[Run], plans: dict[str, list[str]], f
 
     header = f"{'run':>3} {'sweep ms':>9} {'timeouts':>8} {'reminders':>9} {'computer':>8}  "
     header += "".join(f"{name + ' ms':>28}" for name in PARTS)
-    print(header)
-    print("-" * len(header))
+    table_header(header)
     for number, run in enumerate(runs, 1):
         print(
             f"{number:>3} {ms(run.seconds):>9} {run.timeouts:>8} {run.reminded:>9}"
@@ -491,7 +478,7 @@ def report(args, seeded: Seeded, runs: list[Run], plans: dict[str, list[str]], f
     median = statistics.median(times)
     print(
         f"\nOne sweep: min {ms(min(times))} ms, median {ms(median)} ms"
-        f" (target < 1000 ms: {'ok' if median < 1 else 'MISSED'})"
+        f" (target < 1000 ms: {verdict(median < 1)})"
     )
     last = runs[-1]
     for name, attr in (
@@ -515,8 +502,7 @@ def report(args, seeded: Seeded, runs: list[Run], plans: dict[str, list[str]], f
     )
     header = f"{'part':<26} {'ms':>8} {'queries':>8} {'SQL ms':>8} {'main ms':>8}"
     header += f" {'commits':>8} {'commit ms':>9} {'Python ms':>9}"
-    print(header)
-    print("-" * len(header))
+    table_header(header)
     for name in PARTS:
         per_run = [run.part(name) for run in runs]
         total, queries, in_sql, main, commits, in_commits = (
@@ -580,15 +566,8 @@ def main() -> None:
     database_url = os.environ.get("BENCH_SWEEP_DATABASE_URL", DEFAULT_DB)
     env = bench_env(database_url)
     os.environ.pop("REDIS_URL", None)
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
-    ensure_database(database_url)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    import django
-
-    django.setup()
+    prepare(env)
+    django_setup(env)
 
     print(f"Seeding {database_url} ...", flush=True)
     drop_index()  # left by an interrupted run

@@ -34,10 +34,13 @@ seconds to catch up (the computers' turns, the mail). Then it checks, and prints
   many as the outbox's rows marked sent;
 - so did each push notice and webhook call: every player has a device (a push endpoint served
   here that checks VAPID and decrypts as a browser does) and a signed JSON webhook, both at
-  `reach_sinks.ReachSink`, and what arrived there, per player, kind and game, is what the
+  `harness.sinks.ReachSink`, and what arrived there, per player, kind and game, is what the
   deliveries marked sent say;
 - no 5xx (nor a request left unanswered) outside the faults' windows: from a fault until
-  WINDOW_AFTER seconds after its part is back.
+  harness.faults.WINDOW_AFTER seconds after its part is back.
+
+The notifications' counts (emails, push notices, webhook calls) are taken in one place:
+`count_deliveries`, and judged by `Deliveries`' methods.
 
 and the figures: moves, games, faults by kind, 5xx in and out of the windows, emails, and the
 computer's worst answer (the time from the log's entry before its move to its move). Exits 1 on
@@ -54,24 +57,36 @@ import os
 import random
 import re
 import signal
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import bench_web  # noqa: E402  (scripts/: users, the database, free ports)
-from reach_sinks import ReachSink  # noqa: E402
-from stack import Http, Reply, Smtp, Stack, say, site_env  # noqa: E402
+from harness.clients import Http, Reply, free_port
+from harness.faults import (
+    Injector,
+    cut_connections,
+    hang,
+    kill_and_restart,
+    kill_one_child,
+    stop_and_restart,
+)
+from harness.players import api_token, bench_user, devices_and_webhooks
+from harness.report import say
+from harness.sinks import ReachSink, Smtp
+from harness.stack import (
+    EVERY_QUEUE,
+    Stack,
+    django_setup,
+    manage,
+    outbound_env,
+    recreate_database,
+    stack_env,
+    stop_on_signals,
+    vapid_env,
+)
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_soak"
 PLAYERS = 6
@@ -79,9 +94,7 @@ PLAYERS = 6
 HUMAN_PAIRS = ((0, 1), (2, 3), (4, 5), (1, 2), (3, 4), (5, 0))
 QUICK_LEVELS = ("greedy", "random")  # each player's game against the computer: one of these
 SWEEP_EVERY = 5
-# A fault's window: from the fault until its part is back, and this much after, for the requests
-# already on their way (a worker's first request after its connection was terminated).
-WINDOW_AFTER = 5.0
+# The faults, in their order, and how long each part stays down.
 FAULTS = (
     "worker",
     "redis stopped",
@@ -102,17 +115,6 @@ class Attempt:
     move: str
     at: float
     status: int  # 0: no answer
-
-
-@dataclass
-class Fault:
-    kind: str
-    start: float
-    end: float = 0.0
-    note: str = ""
-
-    def covers(self, at: float) -> bool:
-        return self.start <= at <= self.end + WINDOW_AFTER
 
 
 @dataclass
@@ -223,264 +225,43 @@ class Player:
         self.record.attempt(Attempt(game_id, ply, view["viewer_seat"], move, time.time(), status))
 
 
-# -- the faults ---------------------------------------------------------------------------------
+# -- the stack and its faults --------------------------------------------------------------------
 
 
-class Injector:
-    """Every `every` seconds, the next fault in FAULTS' order, each waiting until its part is
-    back before it counts as over."""
-
-    def __init__(self, stack: Stack, database_url: str, redis_port: int, every: float):
-        self.stack, self.database_url, self.redis_port, self.every = (
-            stack,
-            database_url,
-            redis_port,
-            every,
-        )
-        self.faults: list[Fault] = []
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, name="faults", daemon=True)
-        self.failure = ""
-        # Held while a fault is under way, so that the supervisor leaves its part alone.
-        self.lock = threading.Lock()
-        # The processes that ended by themselves, each started again by the supervisor.
-        self.exits: list[tuple[float, str, int]] = []
-        # The supervisor's own stop: it goes on while the stack settles, after the faults.
-        self.done = threading.Event()
-        self.supervisor = threading.Thread(target=self.supervise, name="supervisor", daemon=True)
-
-    def supervise(self) -> None:
-        """Starts again any process that ended by itself, as a process manager does (systemd's
-        Restart=, docker-compose's `restart:`): Celery's worker, for one, exits when Redis goes
-        away under it (kombu's "Unrecoverable error" while it puts back its unacked tasks)."""
-        starters = {"worker": start_worker, "sweep": start_sweep}
-        while not self.done.wait(0.5):
-            with self.lock:
-                for name, start in starters.items():
-                    code = self.stack.processes[name].poll()
-                    if code is not None:
-                        self.exits.append((time.time(), name, code))
-                        say(f"  {time.strftime('%H:%M:%S')} {name} ended (exit {code}): restarted")
-                        start(self.stack)
-
-    def run(self) -> None:
-        # On a fixed beat from the start, whatever each fault took: `--seconds` over
-        # `--fault-every` says how many there are.
-        began = time.monotonic()
-        kinds = 0
-        while not self.stop.wait(max(0.0, began + (kinds + 1) * self.every - time.monotonic())):
-            kind = FAULTS[kinds % len(FAULTS)]
-            kinds += 1
-            with self.lock:
-                fault = Fault(kind, time.time())
-                self.faults.append(fault)
-                try:
-                    fault.note = self.inject(kind)
-                except Exception as exc:  # noqa: BLE001 (reported, and the soak fails)
-                    self.failure = f"{kind}: {exc!r}"
-                    fault.end = time.time()
-                    return
-                fault.end = time.time()
-            say(
-                f"  {time.strftime('%H:%M:%S')} fault: {kind} ({fault.note}), back after"
-                f" {fault.end - fault.start:.1f} s"
-            )
-
-    def inject(self, kind: str) -> str:
-        stack = self.stack
-        if kind == "worker":
-            stack.kill("worker", signal.SIGKILL)
-            time.sleep(DOWN_SECONDS[kind])
-            start_worker(stack)
-            return "SIGKILL to its process group"
-        if kind == "redis stopped":
-            stack.kill("redis", signal.SIGTERM)
-            time.sleep(DOWN_SECONDS[kind])
-            start_redis(stack, self.redis_port)
-            return "SIGTERM, started again"
-        if kind == "redis hung":
-            pid = stack.processes["redis"].pid
-            os.kill(pid, signal.SIGSTOP)
-            time.sleep(DOWN_SECONDS[kind])
-            os.kill(pid, signal.SIGCONT)
-            return f"SIGSTOP for {DOWN_SECONDS[kind]:g} s"
-        if kind == "gunicorn worker":
-            workers = stack.children("web")
-            victim = random.choice(workers)
-            os.kill(victim, signal.SIGKILL)
-            # Back when the master has started another in its place.
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                now = stack.children("web")
-                if victim not in now and len(now) >= len(workers):
-                    break
-                time.sleep(0.1)
-            return f"SIGKILL to 1 of {len(workers)}"
-        if kind == "database connections":
-            return f"{terminate_backends(self.database_url)} terminated"
-        if kind == "sweep":
-            stack.kill("sweep", signal.SIGKILL)
-            time.sleep(DOWN_SECONDS[kind])
-            start_sweep(stack)
-            return "SIGKILL, started again"
-        raise ValueError(kind)
+def start_stack(stack: Stack, redis_port: int, site_port: int) -> None:
+    stack.redis(redis_port)
+    stack.site(site_port)
+    stack.worker("worker", *EVERY_QUEUE)
+    stack.sweeps(SWEEP_EVERY)
 
 
-def terminate_backends(database_url: str) -> int:
-    import psycopg
+def injector(stack: Stack, database_url: str, redis_port: int, every: float) -> Injector:
+    """FAULTS in turn, every `every` seconds; the worker and the sweeps started again whenever
+    they end by themselves."""
 
-    name = urlparse(database_url).path.lstrip("/")
-    admin = urlparse(database_url)._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = %s AND pid <> pg_backend_pid()",
-            [name],
-        ).fetchall()
-    return sum(1 for (done,) in rows if done)
+    def worker() -> None:
+        stack.worker("worker", *EVERY_QUEUE)
 
+    def sweeps() -> None:
+        stack.sweeps(SWEEP_EVERY)
 
-# -- the stack ----------------------------------------------------------------------------------
+    def redis() -> None:
+        stack.redis(redis_port)
 
-
-def log_size(stack: Stack, name: str) -> int:
-    path = stack.logs / f"{name}.log"
-    return path.stat().st_size if path.exists() else 0
-
-
-def wait_for_line(stack: Stack, name: str, text: str, after: int, timeout: float = 90) -> None:
-    """Waits for `text` in the process's log beyond its first `after` bytes (a process started
-    again appends to its log)."""
-    stack.wait_ready(name, lambda: text in stack.log(name)[after:], timeout)
+    down = DOWN_SECONDS
+    actions = {
+        "worker": lambda: kill_and_restart(stack, "worker", down["worker"], worker),
+        "redis stopped": lambda: stop_and_restart(stack, "redis", down["redis stopped"], redis),
+        "gunicorn worker": lambda: kill_one_child(stack, "web"),
+        "database connections": lambda: cut_connections(database_url),
+        "redis hung": lambda: hang(stack, "redis", down["redis hung"]),
+        "sweep": lambda: kill_and_restart(stack, "sweep", down["sweep"], sweeps),
+    }
+    assert tuple(actions) == FAULTS
+    return Injector(stack, actions, {"worker": worker, "sweep": sweeps}, every)
 
 
-def start_redis(stack: Stack, port: int) -> None:
-    import redis
-
-    # Nothing on disk: a stopped Redis comes back empty, as one that lost its data does.
-    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
-    command += ["--appendonly", "no", "--dir", str(stack.logs)]
-    if "redis" in stack.commands:
-        stack.restart("redis")
-    else:
-        stack.start("redis", command)
-    client = redis.Redis(port=port, socket_timeout=1)
-    stack.wait_ready("redis", lambda: ping(client), 30)
-
-
-def ping(client: Any) -> bool:
-    try:
-        return bool(client.ping())
-    except Exception:  # noqa: BLE001 (not up yet)
-        return False
-
-
-def start_worker(stack: Stack) -> None:
-    after = log_size(stack, "worker")
-    if "worker" in stack.commands:
-        stack.restart("worker")
-    else:
-        celery = str(Path(sys.executable).parent / "celery")
-        queues = "moves,celery,slow_moves,master_moves,mail,sweeps,analysis"
-        stack.start(
-            "worker",
-            [celery, "-A", "azul_site", "worker", "-Q", queues, "-n", "soak@%h", "--loglevel=INFO"],
-        )
-    wait_for_line(stack, "worker", "ready.", after)
-
-
-def start_sweep(stack: Stack) -> None:
-    if "sweep" in stack.commands:
-        stack.restart("sweep")
-    else:
-        command = [sys.executable, "manage.py", "sweep", "--every", str(SWEEP_EVERY)]
-        stack.start("sweep", command)
-
-
-def start_site(stack: Stack, port: int) -> None:
-    gunicorn = [str(Path(sys.executable).parent / "gunicorn"), "--config", "gunicorn.conf.py"]
-    stack.start("web", [*gunicorn, "azul_site.wsgi", "--bind", f"127.0.0.1:{port}"])
-    bench_web.wait_for(port, timeout=60)
-
-
-def recreate_database(database_url: str, *, drop_only: bool = False) -> None:
-    import psycopg
-
-    name = urlparse(database_url).path.lstrip("/")
-    admin = urlparse(database_url)._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if not drop_only:
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-# -- the checks ---------------------------------------------------------------------------------
-
-
-def email_keys(smtp: Smtp) -> Counter:
-    """The sink's messages, per (recipient, kind, game id)."""
-    keys: Counter = Counter()
-    with smtp.lock:
-        messages = list(smtp.messages)
-    for _, recipients, raw in messages:
-        message = email.message_from_bytes(raw)
-        kind = message.get("X-Azul-Notification", "")
-        # A digest is about no one game (its row has none), though it links to several.
-        game = GAME_ID.search(raw.decode(errors="replace")) if kind != "digest" else None
-        for to in recipients:
-            keys[(to, kind, game.group(1) if game else "")] += 1
-    return keys
-
-
-def outbox_keys() -> Counter:
-    from notifications.models import Notification
-
-    rows = Notification.objects.filter(status=Notification.Status.SENT).values_list(
-        "recipient__email", "kind", "game_id"
-    )
-    return Counter((to.lower(), kind, str(game) if game else "") for to, kind, game in rows)
-
-
-def delivery_keys(sink: ReachSink) -> dict[str, Counter]:
-    """What reached the push endpoint and the webhooks, per channel and (player, kind, game)."""
-    keys: dict[str, Counter] = {"push": Counter(), "webhook": Counter()}
-    for channel, name in (("push", "push"), ("hook", "webhook")):
-        for _, player, payload in sink.arrived(channel):
-            keys[name][(player, payload.get("kind", ""), payload.get("game_id") or "")] += 1
-    return keys
-
-
-def _delivery_counts(rows: Any) -> dict[str, Counter]:
-    """ChannelDelivery rows per channel and (player, kind, game), as :func:`delivery_keys`."""
-    keys: dict[str, Counter] = {"push": Counter(), "webhook": Counter()}
-    for channel, username, kind, game in rows.values_list(
-        "channel",
-        "notification__recipient__username",
-        "notification__kind",
-        "notification__game_id",
-    ):
-        keys[channel][(username, kind, str(game) if game else "")] += 1
-    return keys
-
-
-def deliveries_sent() -> dict[str, Counter]:
-    from notifications.models import ChannelDelivery
-
-    return _delivery_counts(ChannelDelivery.objects.filter(status=ChannelDelivery.Status.SENT))
-
-
-def deliveries_claimed() -> dict[str, Counter]:
-    """Push and webhook deliveries still pending under a live claim (a sender killed while it
-    held them), per channel and (player, kind, game) as :func:`deliveries_sent`."""
-    from django.utils import timezone
-
-    from notifications.models import ChannelDelivery
-
-    return _delivery_counts(
-        ChannelDelivery.objects.filter(
-            status=ChannelDelivery.Status.PENDING, claimed_until__gte=timezone.now()
-        )
-    )
+# -- what the soak counts of the notifications (one place) ----------------------------------------
 
 
 def delivery_balance(arrived: Counter, marked: Counter, held: Counter) -> tuple[int, int, int]:
@@ -500,83 +281,148 @@ def delivery_balance(arrived: Counter, marked: Counter, held: Counter) -> tuple[
     return twice, lost, killed
 
 
-def settled(smtp: Smtp, sink: ReachSink) -> tuple[bool, str]:
-    """Whether the stack caught up: no game waits on the computer, no email is due, and the
-    sink holds as many messages as rows were marked sent.
+@dataclass
+class Deliveries:
+    """The notifications' counts at one moment, each per (recipient, kind, game id): the emails
+    at the sink and the outbox's rows marked sent; per channel (push, webhook), what arrived at
+    the sink, the deliveries marked sent and those still pending under a live claim (a sender
+    killed while it held them); and what is due or held now."""
+
+    emails_at_sink: Counter
+    emails_sent: Counter
+    emails_due: int
+    emails_held: int  # due, but held by a killed sender's claim until it runs out
+    arrived: dict[str, Counter]
+    marked: dict[str, Counter]
+    claimed: dict[str, Counter]
+    deliveries_due: int
+    deliveries_held: int
+
+    def email_duplicates(self) -> dict[Any, int]:
+        at_sink, sent = self.emails_at_sink, self.emails_sent
+        return {k: at_sink[k] - sent[k] for k in at_sink if at_sink[k] > sent[k]}
+
+    def email_missing(self) -> dict[Any, int]:
+        at_sink, sent = self.emails_at_sink, self.emails_sent
+        return {k: sent[k] - at_sink[k] for k in sent if sent[k] > at_sink[k]}
+
+    def balance(self, channel: str) -> tuple[int, int, int]:
+        """(twice, lost, sent then killed) of the channel."""
+        return delivery_balance(self.arrived[channel], self.marked[channel], self.claimed[channel])
+
+    def balanced(self) -> bool:
+        return all(self.balance(channel)[:2] == (0, 0) for channel in self.arrived)
+
+    def caught_up(self) -> bool:
+        """Nothing due, and the sink holds as many emails as rows were marked sent."""
+        sent, at_sink = sum(self.emails_sent.values()), sum(self.emails_at_sink.values())
+        return self.emails_due == 0 and sent == at_sink and self.deliveries_due == 0
+
+    def state(self) -> str:
+        counts = {
+            c: (sum(self.arrived[c].values()), sum(self.marked[c].values())) for c in self.arrived
+        }
+        return (
+            f"{self.emails_due} emails due, {sum(self.emails_at_sink.values())}/"
+            f"{sum(self.emails_sent.values())} sent, {self.emails_held} held by a killed sender's"
+            f" claim; {self.deliveries_due} push/webhook due ({self.deliveries_held} held),"
+            f" push {counts['push'][0]}/{counts['push'][1]},"
+            f" webhook {counts['webhook'][0]}/{counts['webhook'][1]}"
+        )
+
+
+def count_deliveries(smtp: Smtp, sink: ReachSink) -> Deliveries:
+    """What the soak counts of the notifications: the emails at the SMTP sink against the
+    outbox's rows, and the push notices and webhook calls at the reach sink against their
+    deliveries (ChannelDelivery), each per (recipient, kind, game id).
 
     An email whose sender was killed while it held the row is not due until its claim runs
     out (notifications.sending.CLAIM, minutes): it is counted apart, as held. Had it reached
     the sink before the kill, the sink would hold one message more than the rows marked sent
     (a duplicate once it is sent again), which the email check reports."""
-    from django.db import close_old_connections
     from django.db.models import Q
     from django.utils import timezone
 
-    from games.models import Seat
-    from games.selectors.turns import computer_turns_waiting
     from notifications.models import ChannelDelivery, Notification
 
-    close_old_connections()
     now = timezone.now()
-    waiting = len(computer_turns_waiting(Seat.BotLevel.values))
+
+    # The emails: the sink's messages, per (recipient, kind, game id); the outbox's rows.
+    at_sink: Counter = Counter()
+    with smtp.lock:
+        messages = list(smtp.messages)
+    for _, recipients, raw in messages:
+        message = email.message_from_bytes(raw)
+        kind = message.get("X-Azul-Notification", "")
+        # A digest is about no one game (its row has none), though it links to several.
+        game = GAME_ID.search(raw.decode(errors="replace")) if kind != "digest" else None
+        for to in recipients:
+            at_sink[(to, kind, game.group(1) if game else "")] += 1
+    rows = Notification.objects.filter(status=Notification.Status.SENT).values_list(
+        "recipient__email", "kind", "game_id"
+    )
+    sent = Counter((to.lower(), kind, str(game) if game else "") for to, kind, game in rows)
     pending = Notification.objects.filter(status=Notification.Status.PENDING, send_after__lte=now)
     held = pending.filter(claimed_until__gte=now).count()
     due = pending.filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)).count()
-    sent = sum(outbox_keys().values())
-    at_sink = sum(email_keys(smtp).values())
+
+    # The push notices and webhook calls: what reached the sink, per channel and (player,
+    # kind, game); the deliveries marked sent, and those pending under a live claim.
+    arrived: dict[str, Counter] = {"push": Counter(), "webhook": Counter()}
+    for channel, name in (("push", "push"), ("hook", "webhook")):
+        for _, player, payload in sink.arrived(channel):
+            arrived[name][(player, payload.get("kind", ""), payload.get("game_id") or "")] += 1
+
+    def per_channel(deliveries: Any) -> dict[str, Counter]:
+        keys: dict[str, Counter] = {"push": Counter(), "webhook": Counter()}
+        for channel, username, kind, game in deliveries.values_list(
+            "channel",
+            "notification__recipient__username",
+            "notification__kind",
+            "notification__game_id",
+        ):
+            keys[channel][(username, kind, str(game) if game else "")] += 1
+        return keys
+
+    marked = per_channel(ChannelDelivery.objects.filter(status=ChannelDelivery.Status.SENT))
+    claimed = per_channel(
+        ChannelDelivery.objects.filter(
+            status=ChannelDelivery.Status.PENDING, claimed_until__gte=now
+        )
+    )
     pending_deliveries = ChannelDelivery.objects.filter(
         status=ChannelDelivery.Status.PENDING, send_after__lte=now
     )
     deliveries_held = pending_deliveries.filter(claimed_until__gte=now).count()
-    deliveries_due = pending_deliveries.count() - deliveries_held
-    arrived, marked, claimed = delivery_keys(sink), deliveries_sent(), deliveries_claimed()
-    counts = {c: (sum(arrived[c].values()), sum(marked[c].values())) for c in arrived}
-    balanced = all(
-        delivery_balance(arrived[c], marked[c], claimed[c])[:2] == (0, 0) for c in arrived
+    return Deliveries(
+        emails_at_sink=at_sink,
+        emails_sent=sent,
+        emails_due=due,
+        emails_held=held,
+        arrived=arrived,
+        marked=marked,
+        claimed=claimed,
+        deliveries_due=pending_deliveries.count() - deliveries_held,
+        deliveries_held=deliveries_held,
     )
-    state = (
-        f"{waiting} games wait on the computer, {due} emails due, {at_sink}/{sent} sent,"
-        f" {held} held by a killed sender's claim; {deliveries_due} push/webhook due"
-        f" ({deliveries_held} held), push {counts['push'][0]}/{counts['push'][1]},"
-        f" webhook {counts['webhook'][0]}/{counts['webhook'][1]}"
-    )
-    done = waiting == 0 and due == 0 and sent == at_sink and deliveries_due == 0
-    return done and balanced, state
 
 
-def vapid_env(env: dict[str, str]) -> dict[str, str]:
-    """A VAPID key pair for this run, as `manage.py vapid_keys` prints it (NAME=value lines)."""
-    made = subprocess.run(
-        [sys.executable, "manage.py", "vapid_keys"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    pairs = (line.split("=", 1) for line in made.stdout.splitlines() if "=" in line)
-    return {
-        name.strip(): value.strip() for name, value in pairs if name.strip().startswith("WEBPUSH_")
-    }
+def settled(smtp: Smtp, sink: ReachSink) -> tuple[bool, str]:
+    """Whether the stack caught up: no game waits on the computer, no notification is due, and
+    the sinks hold what the rows marked sent say."""
+    from django.db import close_old_connections
+
+    from games.models import Seat
+    from games.selectors.turns import computer_turns_waiting
+
+    close_old_connections()
+    waiting = len(computer_turns_waiting(Seat.BotLevel.values))
+    counted = count_deliveries(smtp, sink)
+    state = f"{waiting} games wait on the computer, {counted.state()}"
+    return waiting == 0 and counted.caught_up() and counted.balanced(), state
 
 
-def devices_and_webhooks(user: Any, reach: ReachSink) -> None:
-    """One device and one signed JSON webhook for the player, both at the sink."""
-    from notifications.models import PushSubscription, Webhook
-
-    device = reach.device(user.username)
-    PushSubscription.objects.create(
-        user=user,
-        name="soak",
-        endpoint=reach.push_url(user.username),
-        p256dh=device.p256dh,
-        auth=device.auth,
-    )
-    secret = os.urandom(16).hex()
-    Webhook.objects.create(
-        user=user, name="soak", url=reach.hook_url(user.username), style="json", secret=secret
-    )
-    reach.hook_secrets[user.username] = secret
+# -- the checks ---------------------------------------------------------------------------------
 
 
 def computer_worst_answer() -> tuple[float, str]:
@@ -675,26 +521,15 @@ def main() -> int:
     args = parser.parse_args()
     started = time.monotonic()
     database_url = os.environ.get("SOAK_DATABASE_URL", DEFAULT_DB)
-
-    def interrupted(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, interrupted)
-
-    from aiosmtpd.controller import Controller
+    stop_on_signals()
 
     smtp = Smtp()
-    smtp_port, redis_port, site_port = (bench_web.free_port() for _ in range(3))
-    sink = Controller(smtp, hostname="127.0.0.1", port=smtp_port)
+    smtp_port, redis_port, site_port = (free_port() for _ in range(3))
     broker, cache = f"redis://127.0.0.1:{redis_port}/0", f"redis://127.0.0.1:{redis_port}/1"
-    env = site_env(database_url, broker, cache, smtp_port)
+    env = stack_env(database_url, broker, cache, smtp_port)
     reach = ReachSink()
     env.update(
-        # The devices' push endpoint and the webhooks are served here, over HTTP on 127.0.0.1:
-        # allowed for this site only.
-        OUTBOUND_ALLOW_HTTP="1",
-        OUTBOUND_ALLOWED_NETWORKS="127.0.0.1/32",
+        outbound_env(),
         # A "your turn" email after a short grace, so that some go out between moves.
         NOTIFY_GRACE_SECONDS="3",
         # Games come and go faster than a person's: the hourly limits on creating are not
@@ -702,42 +537,27 @@ def main() -> int:
         THROTTLE_GAME_CREATE="10000/hour",
         THROTTLE_GAME_INVITE="10000/hour",
     )
-    logs = Path(tempfile.mkdtemp(prefix="soak_"))
-    stack = Stack(env, logs)
+    stack = Stack(env, prefix="soak_")
     stop = threading.Event()
-    injector: Injector | None = None
+    faults: Injector | None = None
     players: list[Player] = []
     try:
-        say(f"Preparing {database_url} (dropped, created, migrated); logs: {logs}")
+        say(f"Preparing {database_url} (dropped, created, migrated); logs: {stack.logs}")
         recreate_database(database_url)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+        manage(env, "migrate", "--noinput", "-v0")
         env.update(vapid_env(env))
         reach.vapid_public_key = env["WEBPUSH_VAPID_PUBLIC_KEY"]
         reach.start()
-        os.environ.update(env, LOG_LEVEL="WARNING")
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
-        import django
+        django_setup(env, LOG_LEVEL="WARNING")
 
-        django.setup()
-        from accounts.services import token_create
-
-        sink.start()
+        smtp.serve(smtp_port)
         say("Starting Redis, the site, the worker (every queue) and the sweeps ...")
-        start_redis(stack, redis_port)
-        start_site(stack, site_port)
-        start_worker(stack)
-        start_sweep(stack)
+        start_stack(stack, redis_port, site_port)
 
         record = Record()
         for index in range(PLAYERS):
-            user = bench_web.bench_user(f"soak{index}")
-            _, key = token_create(user=user, name="soak")
-            players.append(Player(user.username, key, site_port, record, stop))
+            user = bench_user(f"soak{index}")
+            players.append(Player(user.username, api_token(user, "soak"), site_port, record, stop))
             devices_and_webhooks(user, reach)
         for creator, invitee in HUMAN_PAIRS:
             players[creator].opponents.append(players[invitee].name)
@@ -748,20 +568,19 @@ def main() -> int:
             f"Playing for {args.seconds:g} s with {PLAYERS} players, a fault every"
             f" {args.fault_every:g} s ..."
         )
-        injector = Injector(stack, database_url, redis_port, args.fault_every)
+        faults = injector(stack, database_url, redis_port, args.fault_every)
         play_started = time.time()
         for player in players:
             player.thread.start()
-        injector.thread.start()
-        injector.supervisor.start()
+        faults.start()
         deadline = time.monotonic() + args.seconds
         while time.monotonic() < deadline:
             time.sleep(min(30.0, max(0.1, deadline - time.monotonic())))
             with record.lock:
                 moves, errors = len(record.attempts), len(record.errors)
             say(f"  {time.strftime('%H:%M:%S')} moves sent {moves}, errors {errors}")
-        injector.stop.set()
-        injector.thread.join()
+        faults.stop.set()
+        faults.thread.join()
         stop.set()
         for player in players:
             player.thread.join(timeout=120)
@@ -775,29 +594,24 @@ def main() -> int:
                 break
             time.sleep(1)
         settle_took = time.monotonic() - settle_started
-        injector.done.set()
-        injector.supervisor.join()
+        faults.done.set()
+        faults.supervisor.join()
         say(f"  after {settle_took:.0f} s: {state}")
 
-        ok = report(record, injector, smtp, reach, env, play_ended - play_started, done, state)
-        say(f"Took {time.monotonic() - started:.0f} s; the processes' logs: {logs}")
+        ok = report(record, faults, smtp, reach, env, play_ended - play_started, done, state)
+        say(f"Took {time.monotonic() - started:.0f} s; the processes' logs: {stack.logs}")
         return 0 if ok else 1
     except KeyboardInterrupt:
         say("\nInterrupted: stopping everything this script started.")
         return 130
     finally:
         stop.set()
-        if injector is not None:
-            injector.stop.set()
-            injector.done.set()
-            for thread in (injector.thread, injector.supervisor):
-                if thread.is_alive():
-                    thread.join(timeout=30)
+        if faults is not None:
+            faults.finish()
         with contextlib.suppress(Exception):
-            os.kill(stack.processes["redis"].pid, signal.SIGCONT)  # if it was left hung
+            os.kill(stack.pid("redis"), signal.SIGCONT)  # if it was left hung
         stack.stop()
-        with contextlib.suppress(AssertionError, RuntimeError, AttributeError):
-            sink.stop()
+        smtp.stop()
         reach.stop()
         with contextlib.suppress(Exception):
             from django.db import connections
@@ -832,28 +646,22 @@ def report(
     losses += problems
     losses += [f"a player's round failed: {failure}" for failure in record.failures[:10]]
 
-    logs = subprocess.run(
-        [sys.executable, "manage.py", "check_game_logs"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    logs = manage(env, "check_game_logs", check=False, capture_output=True, text=True)
     if logs.returncode != 0:
         losses.append(f"check_game_logs exited {logs.returncode}: {logs.stdout[-2000:]}")
 
-    at_sink, sent = email_keys(smtp), outbox_keys()
-    duplicates = {k: at_sink[k] - sent[k] for k in at_sink if at_sink[k] > sent[k]}
-    missing = {k: sent[k] - at_sink[k] for k in sent if sent[k] > at_sink[k]}
+    counted = count_deliveries(smtp, reach)
+    at_sink, sent = counted.emails_at_sink, counted.emails_sent
+    duplicates, missing = counted.email_duplicates(), counted.email_missing()
     for key, extra in duplicates.items():
         losses.append(f"email sent {extra} more time(s) than its rows: {key}")
     for key, lacking in missing.items():
         losses.append(f"email marked sent but not at the sink ({lacking}): {key}")
 
-    arrived, marked, claimed = delivery_keys(reach), deliveries_sent(), deliveries_claimed()
+    arrived, marked = counted.arrived, counted.marked
     channel_figures = []
     for channel in ("push", "webhook"):
-        twice, lost, killed = delivery_balance(arrived[channel], marked[channel], claimed[channel])
+        twice, lost, killed = counted.balance(channel)
         if twice:
             losses.append(f"{channel}: {twice} arrived more times than their deliveries")
         if lost:

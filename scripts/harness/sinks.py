@@ -1,6 +1,8 @@
-"""What stands for the players' devices and webhooks when the scripts start the real stack
-(scripts/soak.py, scripts/bench_reach.py): one HTTP server on this machine that is both a push
-service and a webhook receiver, keeping every body that reaches it.
+"""What stands for the outside world when the scripts start the real stack: an SMTP sink
+(`Smtp`, served by aiosmtpd in the script's process) and one HTTP server that is both a push
+service and a webhook receiver (`ReachSink`), each keeping every message that reaches it.
+
+`ReachSink`:
 
 - `POST /push/<name>`: a push service's endpoint for the device `<name>`, checked and decrypted
   as the tests' push service does (`tests.support.push_service`: the VAPID header, then the body
@@ -14,6 +16,7 @@ Every arrival is kept as (time, channel, name, payload), the payload as JSON.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -22,7 +25,42 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from harness import ROOT  # noqa: F401  (the project on sys.path: tests.support below)
 from tests.support.push_service import Browser, vapid_problem
+
+
+class Smtp:
+    """The SMTP sink: every message with the time it arrived. `serve(port)` starts it on the
+    loopback `port`, `stop()` stops it."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[float, list[str], bytes]] = []
+        self.lock = threading.Lock()
+        self.controller: Any = None
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        with self.lock:
+            self.messages.append(
+                (time.time(), [r.lower() for r in envelope.rcpt_tos], envelope.original_content)
+            )
+        return "250 Message accepted for delivery"
+
+    def arrived(self, address: str) -> list[float]:
+        with self.lock:
+            return [at for at, to, _ in self.messages if address.lower() in to]
+
+    def serve(self, port: int) -> None:
+        from aiosmtpd.controller import Controller
+
+        self.controller = Controller(self, hostname="127.0.0.1", port=port)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            with contextlib.suppress(AssertionError, RuntimeError, AttributeError):
+                self.controller.stop()  # unless it never started
+            self.controller = None
+
 
 MAX_BODY = 64 * 1024
 
@@ -62,10 +100,13 @@ class ReachSink:
         self.origin = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        self.serving = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def stop(self) -> None:
-        self.server.shutdown()
+        if getattr(self, "serving", False):  # shutdown() waits for a loop that never started
+            self.server.shutdown()
+            self.serving = False
         self.server.server_close()
 
     def device(self, name: str) -> Browser:

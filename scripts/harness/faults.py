@@ -1,0 +1,162 @@
+"""Faults: the stack's parts killed, stopped and hung in turn on a fixed beat (`Injector`), each
+recorded with its window (from the fault until its part is back, and a little after), and a
+supervisor that starts again any process that ended by itself, as a process manager does.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from harness.report import say
+from harness.stack import Stack, terminate_backends
+
+# A fault's window: from the fault until its part is back, and this much after, for the requests
+# already on their way (a worker's first request after its connection was terminated).
+WINDOW_AFTER = 5.0
+
+
+@dataclass
+class Fault:
+    kind: str
+    start: float
+    end: float = 0.0
+    note: str = ""
+
+    def covers(self, at: float) -> bool:
+        return self.start <= at <= self.end + WINDOW_AFTER
+
+
+# -- the faults, each back when its part is ------------------------------------------------------
+
+
+def kill_and_restart(stack: Stack, name: str, down: float, start: Callable[[], None]) -> str:
+    """SIGKILL to the process's group; `down` seconds later, `start()` again."""
+    stack.kill(name, signal.SIGKILL)
+    time.sleep(down)
+    start()
+    return "SIGKILL to its process group" if name == "worker" else "SIGKILL, started again"
+
+
+def stop_and_restart(stack: Stack, name: str, down: float, start: Callable[[], None]) -> str:
+    """SIGTERM (Redis: its queue is lost, it keeps nothing on disk); `down` seconds later,
+    `start()` again."""
+    stack.kill(name, signal.SIGTERM)
+    time.sleep(down)
+    start()
+    return "SIGTERM, started again"
+
+
+def hang(stack: Stack, name: str, down: float) -> str:
+    """SIGSTOP, then SIGCONT `down` seconds later."""
+    pid = stack.pid(name)
+    os.kill(pid, signal.SIGSTOP)
+    time.sleep(down)
+    os.kill(pid, signal.SIGCONT)
+    return f"SIGSTOP for {down:g} s"
+
+
+def kill_one_child(stack: Stack, name: str, timeout: float = 30) -> str:
+    """SIGKILL to one of gunicorn's workers; back when its master has started another."""
+    workers = stack.children(name)
+    victim = random.choice(workers)
+    os.kill(victim, signal.SIGKILL)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = stack.children(name)
+        if victim not in now and len(now) >= len(workers):
+            break
+        time.sleep(0.1)
+    return f"SIGKILL to 1 of {len(workers)}"
+
+
+def cut_connections(database_url: str) -> str:
+    """Every connection to the database terminated (`pg_terminate_backend`, as a failover does)."""
+    return f"{terminate_backends(database_url)} terminated"
+
+
+# -- the injector ----------------------------------------------------------------------------------
+
+
+class Injector:
+    """Every `every` seconds, the next of `faults` (kind: its action, which returns a note once
+    its part is back), in their order; and a supervisor that starts again any of `restarters`'
+    processes that ended by itself."""
+
+    def __init__(
+        self,
+        stack: Stack,
+        faults: dict[str, Callable[[], str]],
+        restarters: dict[str, Callable[[], None]],
+        every: float,
+    ) -> None:
+        self.stack, self.actions, self.restarters, self.every = stack, faults, restarters, every
+        self.faults: list[Fault] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, name="faults", daemon=True)
+        self.failure = ""
+        # Held while a fault is under way, so that the supervisor leaves its part alone.
+        self.lock = threading.Lock()
+        # The processes that ended by themselves, each started again by the supervisor.
+        self.exits: list[tuple[float, str, int]] = []
+        # The supervisor's own stop: it goes on while the stack settles, after the faults.
+        self.done = threading.Event()
+        self.supervisor = threading.Thread(target=self.supervise, name="supervisor", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        self.supervisor.start()
+
+    def supervise(self) -> None:
+        """Starts again any process that ended by itself, as a process manager does (systemd's
+        Restart=, docker-compose's `restart:`): Celery's worker, for one, exits when Redis goes
+        away under it (kombu's "Unrecoverable error" while it puts back its unacked tasks)."""
+        while not self.done.wait(0.5):
+            with self.lock:
+                for name, start in self.restarters.items():
+                    code = self.stack.processes[name].poll()
+                    if code is not None:
+                        self.exits.append((time.time(), name, code))
+                        say(f"  {time.strftime('%H:%M:%S')} {name} ended (exit {code}): restarted")
+                        start()
+
+    def run(self) -> None:
+        # On a fixed beat from the start, whatever each fault took: the seconds of play over
+        # `every` say how many there are.
+        kinds = list(self.actions)
+        began = time.monotonic()
+        count = 0
+        while not self.stop.wait(max(0.0, began + (count + 1) * self.every - time.monotonic())):
+            kind = kinds[count % len(kinds)]
+            count += 1
+            with self.lock:
+                fault = Fault(kind, time.time())
+                self.faults.append(fault)
+                try:
+                    fault.note = self.actions[kind]()
+                except Exception as exc:  # noqa: BLE001 (reported, and the run fails)
+                    self.failure = f"{kind}: {exc!r}"
+                    fault.end = time.time()
+                    return
+                fault.end = time.time()
+            say(
+                f"  {time.strftime('%H:%M:%S')} fault: {kind} ({fault.note}), back after"
+                f" {fault.end - fault.start:.1f} s"
+            )
+
+    def finish(self, timeout: float = 30) -> None:
+        """Both threads stopped (the supervisor too)."""
+        self.stop.set()
+        self.done.set()
+        for thread in (self.thread, self.supervisor):
+            if thread.is_alive():
+                thread.join(timeout=timeout)
+
+    def covering(self, at: float) -> Fault | None:
+        """The fault whose window holds the time `at`, if any."""
+        return next((f for f in self.faults if f.covers(at)), None)
