@@ -61,10 +61,10 @@ def post_request(worker, req, environ, resp):
         gc.freeze()
 
 
-# Metrics (core.metrics): with PROMETHEUS_MULTIPROC_DIR set, each worker writes its values to
+# Metrics (core.ops.metrics): with PROMETHEUS_MULTIPROC_DIR set, each worker writes its values to
 # files there and /metrics adds them up. The folder is emptied when the server starts, and a
 # worker that exits no longer counts in the live gauges (its counters still do).
-# (Not through core.metrics: the master would then hold metrics of its own, for nothing.)
+# (Not through core.ops.metrics: the master would then hold metrics of its own, for nothing.)
 METRICS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 
 
@@ -83,7 +83,7 @@ def child_exit(server, worker):
         multiprocess.mark_process_dead(worker.pid)
 
 
-# /readyz says "shutting down" from the moment a worker is asked to stop (core.readiness):
+# /readyz says "shutting down" from the moment a worker is asked to stop (core.ops.readiness):
 # the requests in hand finish, and the load balancer sends no more. gunicorn's own SIGTERM
 # handler still runs, after the flag is set. (uvicorn replaces this handler with its own once it
 # serves: the live process's worker sets the flag in that one, azul_site/live_worker.py.)
@@ -97,7 +97,7 @@ def post_worker_init(worker):
 
     from gunicorn.workers.sync import SyncWorker
 
-    from core import readiness
+    from core.ops import readiness
 
     stop = signal.getsignal(signal.SIGTERM)
 

@@ -23,7 +23,7 @@ from django.utils.encoding import force_str
 from django.utils.translation import gettext
 
 from accounts import name_rules
-from core.client_ip import client_address
+from core.http.client_ip import client_address
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from accounts import selectors, services
 from accounts.http import AuthenticatedRequest
 from accounts.models import ConfirmMoves, Theme
 from accounts.names import player_name
-from core.api import error_codes_document, error_response, validated_input
+from core.api.responses import error_codes_document, error_response, validated_input
 
 
 class MeApi(APIView):

@@ -13,8 +13,8 @@ from django.utils import timezone
 from accounts import selectors
 from accounts.forms import ApiTokenForm, ProfileForm, VacationForm
 from accounts.http import AuthenticatedHttpRequest
-from core.form_answers import first_error_focused
-from core.panels import panels_render, settings_page_panels
+from core.pages.form_answers import first_error_focused
+from core.slots.panels import panels_render, settings_page_panels
 
 
 def settings_page(

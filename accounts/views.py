@@ -12,7 +12,7 @@ from accounts.forms import ApiTokenForm, ProfileForm
 from accounts.http import AuthenticatedHttpRequest
 from accounts.middleware import language_cookie_set
 from accounts.settings_page import settings_page
-from core.form_answers import answer
+from core.pages.form_answers import answer
 
 
 @login_required

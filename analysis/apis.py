@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
 from analysis import selectors, services
-from core.api import error_response
+from core.api.responses import error_response
 from games import selectors as game_selectors
 
 NOT_A_PLAYER = error_response("not your game, or not your turn")
@@ -87,7 +87,8 @@ class AnalysisSerializer(serializers.Serializer):
 
 class GameAnalysisApi(APIView):
     def conflict_details(self) -> dict[str, int]:
-        """A 409 about the game tells its `current_ply`, as the game API's do (`core.api`)."""
+        """A 409 about the game tells its `current_ply`, as the game API's do
+        (`core.api.responses`)."""
         ply = game_selectors.game_ply(game_id=self.kwargs["game_id"])
         return {} if ply is None else {"current_ply": ply}
 

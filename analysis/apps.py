@@ -10,8 +10,8 @@ class AnalysisConfig(AppConfig):
             panels,
             tasks,  # noqa: F401  (registers them, so they run in-process when eager)
         )
-        from core import panels as core_panels
+        from core.slots import panels as core_panels
 
-        # Its panels on the game's pages (`core.panels`).
+        # Its panels on the game's pages (`core.slots.panels`).
         core_panels.game_page_panels.connect(panels.game_page_panel)
         core_panels.replay_position_panels.connect(panels.replay_position_panel)

@@ -3,7 +3,7 @@
 from celery import shared_task
 
 from analysis import services
-from core.metrics import SWEEP_SECONDS
+from core.ops.metrics import SWEEP_SECONDS
 from core.tasks import RETRYING
 
 

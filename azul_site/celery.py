@@ -7,7 +7,7 @@ import os
 
 from celery import Celery, signals
 
-from core import log_context
+from core.ops import log_context
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azul_site.settings")
 
@@ -23,11 +23,11 @@ signals.task_postrun.connect(log_context.task_request_id_forget)
 
 @signals.celeryd_init.connect
 def _serve_metrics(**_: object) -> object:
-    """A worker started with METRICS_PORT serves its metrics there (core.metrics), from its main
+    """A worker started with METRICS_PORT serves its metrics there (core.ops.metrics), from its main
     process: its pool processes, forked after this, write theirs to PROMETHEUS_MULTIPROC_DIR."""
     from django.conf import settings
 
-    from core import metrics
+    from core.ops import metrics
 
     if not settings.METRICS_PORT:
         return None
@@ -37,6 +37,6 @@ def _serve_metrics(**_: object) -> object:
 
 @signals.worker_process_shutdown.connect
 def _forget_pool_process(pid: int | None = None, **_: object) -> None:
-    from core import metrics
+    from core.ops import metrics
 
     metrics.process_exited(pid or os.getpid())

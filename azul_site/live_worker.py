@@ -23,7 +23,7 @@ from uvicorn_worker import UvicornWorker
 
 def stop_waiting() -> None:
     """Say the process is shutting down and answer every wait it holds, now and from now on."""
-    from core import readiness
+    from core.ops import readiness
     from games.live.watcher import watch
 
     readiness.shutting_down.set()

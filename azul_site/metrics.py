@@ -1,5 +1,5 @@
 """/metrics, in Prometheus' text format, for the scraper alone: django-prometheus' request
-metrics and the site's own (core.metrics), and what is read when it scrapes: the depth of each
+metrics and the site's own (core.ops.metrics), and what is read when it scrapes: the depth of each
 task queue (from the broker) and the outbox's backlog (from the notifications table).
 
 Not public: answered only to the addresses of METRICS_ALLOWED_IPS (loopback by default) or to a
@@ -26,7 +26,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector, CollectorRegistry
 
-from core import metrics
+from core.ops import metrics
 from notifications.models import Notification
 
 logger = logging.getLogger(__name__)

@@ -65,8 +65,8 @@ MIDDLEWARE = [
     # everything between.
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     # The request's id (X-Request-ID, or a new one) on every log line of the request and on the
-    # response (core.log_context).
-    "core.log_context.request_id_middleware",
+    # response (core.ops.log_context).
+    "core.ops.log_context.request_id_middleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header on every response (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
@@ -83,7 +83,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     # A NUL in the path, query or form (which PostgreSQL refuses in text) is a 400 before any
     # view queries with it; after the language, so the message is in the reader's.
-    "core.nul_guard.nul_guard_middleware",
+    "core.http.nul_guard.nul_guard_middleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -135,8 +135,9 @@ DATABASES = {
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # A database that does not answer fails the connection (a 503, core/unavailable.py) within
-    # seconds instead of holding the request and its worker until the kernel gives up.
+    # A database that does not answer fails the connection (a 503,
+    # core/outages/unavailable.py) within seconds instead of holding the request and its worker
+    # until the kernel gives up.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
     )
@@ -150,12 +151,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The cache is a helper, never the only copy of anything (README, "Caches"): with Redis down or
-# hung, a cache call is a quick miss (short timeouts, errors ignored, and core.cache skips
+# hung, a cache call is a quick miss (short timeouts, errors ignored, and core.outages.cache skips
 # Redis for a few seconds after it fails), and the site goes on from the database.
 REDIS_URL = env.str("REDIS_URL", default="")
 REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.25)
 if REDIS_URL:
-    from core.cache import redis_cache
+    from core.outages.cache import redis_cache
 
     CACHES = {"default": redis_cache(REDIS_URL, REDIS_TIMEOUT)}
 else:
@@ -412,7 +413,8 @@ ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "login": "accounts.forms
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # allauth's defaults otherwise: per address, 5 password-reset emails a minute and 1 confirmation
 # email per 3 minutes; 20 sign-ups a minute per IP; 10 email changes a minute per player. They
-# hold with Redis down, counted in the database by every process alike (core.cache.RedisCache).
+# hold with Redis down, counted in the database by every process alike
+# (core.outages.cache.RedisCache).
 ACCOUNT_RATE_LIMITS = {
     # Failed logins are limited in accounts.lockout (an authentication backend, so the admin's
     # login has the same limits), not by allauth's form: its per-login limit refused the right
@@ -436,17 +438,17 @@ AXES_HTTP_RESPONSE_CODE = 429
 AXES_RESET_ON_SUCCESS = True
 # Each attempt during a lockout restarts the cool-off, so "try again in N minutes" stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
-# The client's address (core.client_ip): REMOTE_ADDR, unless this many proxies stand in front
+# The client's address (core.http.client_ip): REMOTE_ADDR, unless this many proxies stand in front
 # of the site (docker-compose.yml's nginx: 1), whose own entries of X-Forwarded-For are then
 # read. Anything else in that header is the client's to write, and never trusted: with 0, a
 # different X-Forwarded-For per request changes nothing. One setting for every reader: axes,
 # allauth's per-address limits and DRF's throttles (REST_FRAMEWORK's NUM_PROXIES below).
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
-AXES_CLIENT_IP_CALLABLE = "core.client_ip.client_address"
+AXES_CLIENT_IP_CALLABLE = "core.http.client_ip.client_address"
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 
 REST_FRAMEWORK = {
-    # The anonymous throttles' client address (core.client_ip): unset, DRF would key them on a
+    # The anonymous throttles' client address (core.http.client_ip): unset, DRF would key them on a
     # raw X-Forwarded-For, which a client can change with every request.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     # Token first: its WWW-Authenticate header turns a bad or missing token into 401, not 403.
@@ -489,11 +491,11 @@ REST_FRAMEWORK = {
         # once, and again when its subscription changes.
         "push_subscribe": env.str("THROTTLE_PUSH_SUBSCRIBE", default="30/hour"),
     },
-    # Every operation's refusals by authentication, permission and throttle (core/schema.py).
-    "DEFAULT_SCHEMA_CLASS": "core.schema.ApiSchema",
+    # Every operation's refusals by authentication, permission and throttle (core/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "core.api.schema.ApiSchema",
     # JSON only, refused with 413 past DATA_UPLOAD_MAX_MEMORY_SIZE; every error is
-    # {"detail": ...} (see core/api.py).
-    "DEFAULT_PARSER_CLASSES": ["core.parsers.LimitedJSONParser"],
+    # {"detail": ...} (see core/api/responses.py).
+    "DEFAULT_PARSER_CLASSES": ["core.api.parsers.LimitedJSONParser"],
     # orjson: several times faster than the standard library's encoder, with the same output
     # (UTC times end in "Z", and keys such as list indexes in errors become strings, as DRF's own
     # encoder writes them).
@@ -502,7 +504,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "ORJSON_RENDERER_OPTIONS": [orjson.OPT_UTC_Z, orjson.OPT_NON_STR_KEYS],
-    "EXCEPTION_HANDLER": "core.api.api_exception_handler",
+    "EXCEPTION_HANDLER": "core.api.responses.api_exception_handler",
 }
 # Requests to the site are small (a move is a few words); refuse big bodies early.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
@@ -548,7 +550,7 @@ STORAGES = {
         # The manifest needs `collectstatic`; development and tests serve files as they are.
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "core.storage.StaticStorage"
+        else "core.pages.storage.StaticStorage"
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
@@ -602,7 +604,8 @@ CONTENT_SECURITY_POLICY = {
 # `Authorization: Bearer <METRICS_TOKEN>`.
 METRICS_ALLOWED_IPS = env.list("METRICS_ALLOWED_IPS", default=["127.0.0.1", "::1"])
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
-# A Celery worker serves its metrics on this port (0: not at all), at this address (core.metrics).
+# A Celery worker serves its metrics on this port (0: not at all), at this address
+# (core.ops.metrics).
 METRICS_PORT = env.int("METRICS_PORT", default=0)
 METRICS_ADDRESS = env.str("METRICS_ADDRESS", default="127.0.0.1")
 # /readyz: seconds the database has to answer before the process says it is not ready.
@@ -616,11 +619,11 @@ if LOG_FORMAT not in ("plain", "json"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request": {"()": "core.log_context.RequestFilter"}},
+    "filters": {"request": {"()": "core.ops.log_context.RequestFilter"}},
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
         "json": {
-            "()": "core.log_context.JsonFormatter",
+            "()": "core.ops.log_context.JsonFormatter",
             "fmt": "{asctime}{levelname}{name}{message}",
             "style": "{",
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
@@ -643,7 +646,7 @@ LOGGING = {
 # Errors go to Sentry when SENTRY_DSN is set; without it, sentry-sdk is not even imported.
 SENTRY_DSN = env.str("SENTRY_DSN", default="")
 if SENTRY_DSN:
-    from core.error_reports import sentry_init
+    from core.ops.error_reports import sentry_init
 
     sentry_init(
         dsn=SENTRY_DSN,

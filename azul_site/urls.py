@@ -65,5 +65,5 @@ urlpatterns = [
 ]
 
 # A request that fails for want of a database connection (an exhausted pool) answers 503 with
-# Retry-After, not 500 (core/unavailable.py); anything else gets Django's 500 page.
-handler500 = "core.unavailable.server_error"
+# Retry-After, not 500 (core/outages/unavailable.py); anything else gets Django's 500 page.
+handler500 = "core.outages.unavailable.server_error"

@@ -11,8 +11,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_safe
 
 from azul import FLOOR_PENALTY
-from core import cache as site_cache
-from core import readiness
+from core.ops import readiness
+from core.outages import cache as site_cache
 from games.presenters.board import wall_pattern
 from games.presenters.lists import home_games
 from games.presenters.rules import rules_pictures
@@ -71,7 +71,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 @require_GET
 def readyz(request: HttpRequest) -> JsonResponse:
     """For a load balancer: 200 while this process should take traffic, else 503 and why
-    (core.readiness). `healthz` says whether it is alive."""
+    (core.ops.readiness). `healthz` says whether it is alive."""
     reasons = readiness.not_ready_reasons(settings.READYZ_DATABASE_TIMEOUT)
     if reasons:
         return JsonResponse({"status": "not ready", "reasons": reasons}, status=503)

@@ -12,8 +12,8 @@ from rest_framework.views import APIView
 from accounts.http import AuthenticatedRequest
 from chat import selectors, services
 from chat.errors import ChatTooFast
-from core.api import error_response, validated_input
-from core.parsers import LimitedJSONParser
+from core.api.parsers import LimitedJSONParser
+from core.api.responses import error_response, validated_input
 
 ERRORS = {
     400: error_response("the message is not acceptable: the detail says why"),

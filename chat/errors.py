@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.api import error_codes_document
+from core.api.responses import error_codes_document
 from core.errors import ServiceError
 
 

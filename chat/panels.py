@@ -1,4 +1,4 @@
-"""The chat panel on the board page (`core.panels`, connected in `ChatConfig.ready`): the
+"""The chat panel on the board page (`core.slots.panels`, connected in `ChatConfig.ready`): the
 newest messages the viewer sees, and the form to write one. Its queries do not grow with the
 number of messages (`selectors.PAGE_SIZE` at most)."""
 
@@ -15,10 +15,10 @@ from django.utils.translation import get_language
 from accounts.names import player_name
 from chat import selectors, services, versions
 from chat.errors import ChatError
-from core import form_answers
-from core.cache import cached
-from core.holes import CSRF_HOLE
-from core.panels import Panel
+from core.outages.cache import cached
+from core.pages import form_answers
+from core.pages.holes import CSRF_HOLE
+from core.slots.panels import Panel
 
 PANEL_SECONDS = 600
 """How long a rendered panel is kept at most: what changes with time alone (the chat closing
@@ -48,13 +48,13 @@ def game_page_panel(request: HttpRequest, *, game_id: Any, **page: Any) -> Panel
 
 
 BOARD_PLACE = "chat"
-"""Where the board's chat panel shows what its forms did (`core.form_answers`)."""
+"""Where the board's chat panel shows what its forms did (`core.pages.form_answers`)."""
 ANSWERS_HOLE = "\x00chat-answers\x00"
 """The place of those answers in the kept panel (no template writes a NUL character)."""
 
 
 SETTINGS_PLACE = "chat-settings"
-"""Where the settings page shows what its chat form did (`core.form_answers`)."""
+"""Where the settings page shows what its chat form did (`core.pages.form_answers`)."""
 
 
 def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
@@ -65,7 +65,7 @@ def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
     context = {
         "spectators_may_read": selectors.spectators_may_read(user_id=request.user.pk),
         "messages": get_messages(request),
-        "csrf_token": CSRF_HOLE,  # filled for this request by `core.panels`
+        "csrf_token": CSRF_HOLE,  # filled for this request by `core.slots.panels`
     }
     return Panel.rendered(render_to_string("chat/_settings.html", context))
 
@@ -95,7 +95,7 @@ def _render(request: HttpRequest, game_id: Any) -> str:
             for s in access.players
             if s.user_id != request.user.pk
         ],
-        # Filled in for each request (`core.panels`).
+        # Filled in for each request (`core.slots.panels`).
         "csrf_token": CSRF_HOLE,
         "spectators_may_read": access.viewer_allows_spectators,
         "newest_id": chat.lines[-1].id if chat.lines else 0,

@@ -17,7 +17,7 @@ from accounts.http import AuthenticatedHttpRequest
 from chat import services
 from chat.errors import ChatError, ChatNotFound
 from chat.panels import BOARD_PLACE, SETTINGS_PLACE
-from core.form_answers import answer
+from core.pages.form_answers import answer
 
 
 def _back(game_id: UUID, *, answered: bool = False) -> HttpResponse:
@@ -110,7 +110,7 @@ def privacy_set(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
 @require_POST
 def privacy_settings_set(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The same setting, from the settings page: answered beside its form there
-    (`core.form_answers`), which takes the focus (no fragment, which would keep it)."""
+    (`core.pages.form_answers`), which takes the focus (no fragment, which would keep it)."""
     answer(request, messages.SUCCESS, _privacy_post(request), place=SETTINGS_PLACE)
     return redirect("accounts:settings")
 

@@ -13,6 +13,6 @@ class CoreConfig(AppConfig):
     def sweep(self) -> Any:
         """This app's periodic work, for `manage.py sweep` (Celery beat runs `core.tasks.sweep`):
         the rate limits' expired counts and locks."""
-        from core import cache
+        from core.outages import cache
 
         return f"{cache.expired_counts_delete()} expired rate-limit counts"

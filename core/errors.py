@@ -2,7 +2,7 @@
 
 An error carries the HTTP status a page or the API answers with, a stable `code` for scripts,
 and a message in the language of the request that raised it; the API renders it as
-`{"detail": message, "code": code, ...extra}` (`core.api.api_exception_handler`).
+`{"detail": message, "code": code, ...extra}` (`core.api.responses.api_exception_handler`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The one table of the plumbing: the shared counts of the rate limits on account emails, for
-while Redis does not answer (`core.cache.RedisCache`)."""
+while Redis does not answer (`core.outages.cache.RedisCache`)."""
 
 from __future__ import annotations
 

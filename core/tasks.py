@@ -14,8 +14,8 @@ from typing import Any
 from celery import current_app, shared_task
 from django.db import OperationalError, transaction
 
-from core import cache
-from core.metrics import SWEEP_SECONDS
+from core.ops.metrics import SWEEP_SECONDS
+from core.outages import cache
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def send(
     Whatever was to be done is in the database already, and the periodic sweeps find what no
     task did: so a broker that is down or hung costs the request a short timeout, never an
     error. After a failure, sends are skipped for a few seconds (the cache's outage window,
-    `core.cache`), so that a hung broker does not hold every request up in turn.
+    `core.outages.cache`), so that a hung broker does not hold every request up in turn.
     """
     broker_outage = cache.broker_outage  # looked up at each send: tests start a new one
     if broker_outage.skipping():

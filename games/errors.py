@@ -1,7 +1,7 @@
 """Typed errors raised by the game services and selectors.
 
 Each carries the HTTP status an API or page should answer with and a message a player can read;
-the DRF exception handler (`core.api.api_exception_handler`) turns them into
+the DRF exception handler (`core.api.responses.api_exception_handler`) turns them into
 `{"detail": message, "code": code, ...extra}` bodies; every 409 carries the game's `current_ply`.
 """
 

@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from azul import fairness
-from core.api import error_codes_document
+from core.api.responses import error_codes_document
 from games.models import Game, Seat
 from games.services import BOT_LEVELS, DAYS_PER_MOVE, PLAYER_COUNTS, SEAT_KINDS, invitee_missing
 
@@ -303,5 +303,5 @@ ERROR_CODES = {
     "declined_recently": "409: the player declined an invitation of yours lately; see `until`",
     "invalid_contribution": "400: a contribution to the deals is 1-64 printable ASCII characters",
 }
-# The error body is the site's (`core.api.ErrorSerializer`); its schema lists these codes.
+# The error body is the site's (`core.api.responses.ErrorSerializer`); its schema lists these codes.
 error_codes_document(ERROR_CODES)

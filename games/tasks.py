@@ -6,7 +6,7 @@ row lock and at its ply, and does nothing if the world moved on.
 
 from celery import shared_task
 
-from core.metrics import SWEEP_SECONDS
+from core.ops.metrics import SWEEP_SECONDS
 from core.tasks import RETRYING
 from games import follow_ups, services, sweeps
 from games.services import slow_lane

@@ -14,7 +14,7 @@ class NotificationsConfig(AppConfig):
         from notifications import receivers
 
         receivers.connect()
-        from core.panels import settings_page_panels
+        from core.slots.panels import settings_page_panels
         from notifications import push_panels, webhook_panels
 
         # Its panels on the settings page (an accounts page): push, then webhooks.

@@ -29,7 +29,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from core.reconnect import write_with_reconnect
+from core.outages.reconnect import write_with_reconnect
 from core.tasks import send
 from notifications import seen, selectors
 from notifications.backoff import retry_delay

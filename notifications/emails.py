@@ -24,12 +24,12 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.names import name_with_username, player_label
-from core.email_parts import (
+from core.pages.text import and_list, ordinal, tidy_full_stops
+from core.slots.email_parts import (
     chat_message_email_parts,
     email_parts_render,
     your_turn_email_parts,
 )
-from core.text import and_list, ordinal, tidy_full_stops
 from games.models import Game, Seat
 from games.presenters.names import player_name, seat_name, seat_names
 from games.presenters.times import deadline_text, user_zone_activated

@@ -14,7 +14,7 @@ from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
-from core.api import error_codes_document, error_response, validated_input
+from core.api.responses import error_codes_document, error_response, validated_input
 from notifications import devices, push
 from notifications.models import CHANNEL_CHOICES, PushSubscription
 

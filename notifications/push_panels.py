@@ -1,6 +1,6 @@
-"""The settings page's panel for push notices (`core.panels.settings_page_panels`, connected in
-`NotificationsConfig.ready`): this device's button, the player's devices, and the table of what
-goes to push and to webhooks."""
+"""The settings page's panel for push notices (`core.slots.panels.settings_page_panels`,
+connected in `NotificationsConfig.ready`): this device's button, the player's devices, and the
+table of what goes to push and to webhooks."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from django.middleware.csrf import get_token
 from django.urls import reverse
 
 from accounts.models import Profile
-from core.panels import Panel
+from core.slots.panels import Panel
 from notifications import devices, push
 from notifications.models import CHANNEL_CHOICES
 
-# Where the forms' answers are shown (`core.form_answers`).
+# Where the forms' answers are shown (`core.pages.form_answers`).
 DEVICES_PLACE = "push-devices"
 CHOICES_PLACE = "channel-choices"
 

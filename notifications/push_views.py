@@ -1,6 +1,6 @@
 """The settings page's forms for push notices and the channels' choices (they work without the
 page's script): remove a device, save which kinds go to push and to webhooks. Thin, over
-`notifications.devices`; each answers beside its form (`core.form_answers`)."""
+`notifications.devices`; each answers beside its form (`core.pages.form_answers`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.http import AuthenticatedHttpRequest
-from core.form_answers import answer
+from core.pages.form_answers import answer
 from notifications import devices
 from notifications.push_panels import CHOICES_PLACE, DEVICES_PLACE
 

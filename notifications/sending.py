@@ -19,8 +19,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import Delivery
-from core import metrics
-from core.reconnect import write_with_reconnect
+from core.ops import metrics
+from core.outages.reconnect import write_with_reconnect
 from notifications import deliveries, emails, seen, selectors
 from notifications.backoff import retry_delay
 from notifications.models import PREFERENCE_FIELDS, Notification

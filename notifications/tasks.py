@@ -6,7 +6,7 @@ claims it (`sending.notification_send`, `webhook_services.webhook_test_send`).
 
 from celery import shared_task
 
-from core.metrics import SWEEP_SECONDS
+from core.ops.metrics import SWEEP_SECONDS
 from core.tasks import RETRYING
 from notifications import deliveries, sending, services, sweeps, webhook_services
 

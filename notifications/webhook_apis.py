@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
-from core.api import error_codes_document, error_response
+from core.api.responses import error_codes_document, error_response
 from notifications import webhook_services
 from notifications.models import Webhook
 from notifications.webhook_services import TooManyTests, WebhookError

@@ -1,4 +1,4 @@
-"""The settings page's panel for webhooks (`core.panels.settings_page_panels`, connected in
+"""The settings page's panel for webhooks (`core.slots.panels.settings_page_panels`, connected in
 `NotificationsConfig.ready`): the player's webhooks, and the form to add one. Which kinds go to
 webhooks is chosen in the push panel's table (`push_panels`)."""
 
@@ -11,11 +11,11 @@ from django.contrib.messages import get_messages
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 
-from core.panels import Panel
+from core.slots.panels import Panel
 from notifications import webhook_services
 from notifications.models import Webhook
 
-# Where the forms' answers are shown (`core.form_answers`): the list, or one webhook's row.
+# Where the forms' answers are shown (`core.pages.form_answers`): the list, or one webhook's row.
 LIST_PLACE = "webhooks"
 
 

@@ -1,6 +1,6 @@
 """The settings page's forms for webhooks (no script needed): add, remove, turn back on, send a
 test. Thin, over `notifications.webhook_services`. Each answers beside the form that was used
-(`core.form_answers`): an address refused is shown again as typed, its error beside its field;
+(`core.pages.form_answers`): an address refused is shown again as typed, its error beside its field;
 what a row's button did, in that webhook's row."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.http import AuthenticatedHttpRequest
 from accounts.settings_page import settings_page
-from core.form_answers import answer
+from core.pages.form_answers import answer
 from notifications import webhook_services
 from notifications.webhook_panels import LIST_PLACE, row_place
 from notifications.webhook_services import NoSuchWebhook, WebhookError

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import PageNumbers, error_response, page_parameters, validated_input
+from core.api.responses import PageNumbers, error_response, page_parameters, validated_input
 from games import selectors as game_selectors
 from games.errors import GameConflict
 from games.models import Game

@@ -8,7 +8,7 @@ class RatingsConfig(AppConfig):
     name = "ratings"
 
     def ready(self) -> None:
-        from core import panels as core_panels
+        from core.slots import panels as core_panels
         from ratings import panels, receivers, tasks  # noqa: F401  (registers them, for eager runs)
 
         receivers.connect()

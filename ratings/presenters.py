@@ -9,7 +9,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from core.links import link_maker
+from core.pages.links import link_maker
 from games.models import Seat
 from games.presenters.names import public_username, seat_name
 from ratings import levels
@@ -20,7 +20,7 @@ from ratings.selectors import GameRating, LevelStanding
 
 def leaderboard_table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`selectors.leaderboard_rows` with each player's link, made once per page
-    (`core.links`): a `{% url %}` for each of a page's 50 players was a sixth of its time."""
+    (`core.pages.links`): a `{% url %}` for each of a page's 50 players was a sixth of its time."""
     player_link = link_maker("accounts:player", "sample-player")
     return [{**row, "url": player_link(row["username"])} for row in rows]
 

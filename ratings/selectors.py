@@ -21,7 +21,7 @@ from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
 from accounts.names import player_name
-from core.cache import cached
+from core.outages.cache import cached
 from games import selectors as game_selectors
 from games.models import Game, Seat
 from ratings import fair_play, levels

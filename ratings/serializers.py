@@ -3,7 +3,7 @@
 
 from rest_framework import serializers
 
-from core.api import error_codes_document
+from core.api.responses import error_codes_document
 from games.models import Game
 from ratings.fair_play import Unrated
 

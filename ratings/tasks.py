@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from core.metrics import SWEEP_SECONDS
+from core.ops.metrics import SWEEP_SECONDS
 from core.tasks import RETRYING
 from ratings import services
 

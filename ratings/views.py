@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from core.pagination import CachedCountPaginator
+from core.pages.pagination import CachedCountPaginator
 from games.presenters.levels import bot_level_description
 from ratings import presenters, selectors
 from ratings.forms import LeaderboardFilterForm

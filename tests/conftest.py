@@ -51,7 +51,7 @@ def _tasks_in_process():
 @pytest.fixture(autouse=True)
 def _services_answering(monkeypatch):
     """Each test starts as a new process does: Redis and the broker taken for answering."""
-    from core import cache
+    from core.outages import cache
 
     monkeypatch.setattr(cache, "outage", cache._Outage())
     monkeypatch.setattr(cache, "broker_outage", cache._Outage("The task broker", "skipped"))

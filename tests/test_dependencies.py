@@ -44,7 +44,7 @@ def test_a_library_whose_internals_the_site_uses_is_held_below_its_next_major(na
 
 def test_allauth_counts_its_rate_limits_under_the_prefix_the_cache_falls_back_for(rf, monkeypatch):
     """accounts.lockout counts with allauth's internal `ratelimit` (consume, rollback, clear,
-    get_rates); core.cache keeps the keys under `allauth:rl:` in the database while Redis is
+    get_rates); core.outages.cache keeps the keys under `allauth:rl:` in the database while Redis is
     down."""
     from allauth.account.internal.flows.email_verification import (
         consume_email_verification_rate_limit,
@@ -52,7 +52,7 @@ def test_allauth_counts_its_rate_limits_under_the_prefix_the_cache_falls_back_fo
     from allauth.core.internal import ratelimit
 
     from accounts.lockout import _APP, ACCOUNT_LIMIT, ADDRESS_LIMIT
-    from core.cache import RATE_LIMIT_PREFIX
+    from core.outages.cache import RATE_LIMIT_PREFIX
 
     class RecordingCache(LocMemCache):
         """Every key read, written or deleted passes through `make_key`."""
@@ -79,11 +79,12 @@ def test_allauth_counts_its_rate_limits_under_the_prefix_the_cache_falls_back_fo
 
 
 def test_django_redis_omit_exception_turns_a_lost_connection_into_the_given_answer():
-    """core.cache.RedisCache._add: a failed `add` reports success, with IGNORE_EXCEPTIONS."""
+    """core.outages.cache.RedisCache._add: a failed `add` reports success, with
+    IGNORE_EXCEPTIONS."""
     from django_redis.cache import omit_exception
     from django_redis.exceptions import ConnectionInterrupted
 
-    from core.cache import RedisCache, redis_cache
+    from core.outages.cache import RedisCache, redis_cache
 
     class Failing:
         logger = None
@@ -111,11 +112,11 @@ def test_django_redis_omit_exception_turns_a_lost_connection_into_the_given_answ
 
 
 def test_redis_connections_go_through_connect_and_read_response(redis_url):
-    """core.cache.FailFastConnection overrides these two to notice an outage."""
+    """core.outages.cache.FailFastConnection overrides these two to notice an outage."""
     import redis
     from redis.connection import Connection
 
-    from core.cache import FailFastConnection
+    from core.outages.cache import FailFastConnection
 
     calls: list[str] = []
 
@@ -162,11 +163,11 @@ def test_kombu_keeps_a_queues_priorities_in_the_lists_the_metrics_count(redis_ur
 
 
 def test_sentry_takes_the_options_the_site_scrubs_with():
-    """core.error_reports.sentry_init (its whole path: tests/ops/test_sentry.py)."""
+    """core.ops.error_reports.sentry_init (its whole path: tests/ops/test_sentry.py)."""
     import sentry_sdk.consts
     from sentry_sdk.scrubber import DEFAULT_DENYLIST, EventScrubber
 
-    from core.error_reports import GAME_SECRETS
+    from core.ops.error_reports import GAME_SECRETS
 
     options = inspect.signature(sentry_sdk.consts.ClientConstructor.__init__).parameters
     used = {"send_default_pii", "include_local_variables", "event_scrubber", "before_send"}

@@ -1,11 +1,11 @@
-"""`{% form_answers "place" %}`: the answers to the form at that place (`core.form_answers`);
+"""`{% form_answers "place" %}`: the answers to the form at that place (`core.pages.form_answers`);
 `messages|unplaced`: the others, for the top of the page."""
 
 from typing import Any
 
 from django import template
 
-from core import form_answers as answers
+from core.pages import form_answers as answers
 
 register = template.Library()
 

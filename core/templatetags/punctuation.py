@@ -1,4 +1,4 @@
-"""One full stop after a name that ends with one (`core.text`).
+"""One full stop after a name that ends with one (`core.pages.text`).
 
 `{{ winners|end_sentence }}` ends a sentence with a name; for a sentence written whole in the
 template (a translated one), `{% filter tidy_full_stops %}...{% endfilter %}` mends it.
@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeData, mark_safe
 
-from core import text as punctuation
+from core.pages import text as punctuation
 
 register = template.Library()
 

@@ -1,7 +1,7 @@
 """The game API, under /api/ (`games_api:...`): thin DRF views that validate input, call one
 service or selector, and render.
 
-Errors come from `games.errors` and are rendered by `core.api.api_exception_handler` as
+Errors come from `games.errors` and are rendered by `core.api.responses.api_exception_handler` as
 `{"detail": ..., "code": ...}` with the error's status.
 
 Responses are the plain dicts that `games.presenters` builds; the output serializers

@@ -10,8 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ErrorSerializer
-from core.parsers import LimitedJSONParser
+from core.api.parsers import LimitedJSONParser
+from core.api.responses import ErrorSerializer
 from games import selectors
 from games.models import Game
 from games.presenters.game import game_view
@@ -37,8 +37,8 @@ class GameApiBase(APIView):
     parser_classes = [LimitedJSONParser]
 
     def conflict_details(self) -> dict[str, int]:
-        """Every 409 about a game tells its `current_ply` (`core.api`), read now when the error
-        did not carry it: the move path puts the ply on its errors itself; the rarer 409s
+        """Every 409 about a game tells its `current_ply` (`core.api.responses`), read now when
+        the error did not carry it: the move path puts the ply on its errors itself; the rarer 409s
         (joining a full game, answering an invitation to a game that started) are told it at the
         cost of this one query."""
         game_id = self.kwargs.get("game_id")

@@ -10,7 +10,7 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from accounts.http import AuthenticatedRequest
-from core.api import ErrorSerializer
+from core.api.responses import ErrorSerializer
 from games import services
 from games.api.base import ERRORS, GameApiBase
 from games.serializers import (

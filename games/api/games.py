@@ -21,8 +21,8 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
-from core.api import ErrorSerializer, PageNumbers, page_parameters, validated_input
-from core.schema import ApiSchema
+from core.api.responses import ErrorSerializer, PageNumbers, page_parameters, validated_input
+from core.api.schema import ApiSchema
 from games import live, selectors, services
 from games.api.base import ERRORS, GameApiBase
 from games.filters import HISTORY_PARAMS, RESULT_CHOICES, GameHistoryFilter

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from accounts.http import AuthenticatedRequest
-from core.api import validated_input
+from core.api.responses import validated_input
 from games import selectors, services
 from games.api.base import ERRORS, GameApiBase
 from games.models import GameNote

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.http import AuthenticatedRequest
-from core.api import ErrorSerializer
+from core.api.responses import ErrorSerializer
 from games import selectors
 from games.api.base import ERRORS, GameApiBase
 from games.record.export import game_export

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
 from accounts.selectors import without_invitation_emails
-from core.api import ErrorSerializer, PageNumbers, page_parameters, validated_input
+from core.api.responses import ErrorSerializer, PageNumbers, page_parameters, validated_input
 from games import selectors, services
 from games.api.base import ERRORS, GameApiBase
 from games.errors import InvalidAction

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.utils.translation import gettext as _
 
-from core.metrics import LIVE_WAITS
+from core.ops.metrics import LIVE_WAITS
 from games import live_marks as marks
 from games.models import Game
 from games.selectors import GameVersion

@@ -17,7 +17,7 @@ from django.utils import timezone, translation
 import azul
 from accounts.models import User
 from accounts.selectors import without_invitation_emails
-from core.cache import cached
+from core.outages.cache import cached
 from games import selectors
 from games.errors import GameNotFound
 from games.models import Game, Seat

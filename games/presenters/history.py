@@ -2,7 +2,7 @@
 on a player's page.
 
 A row is made once per page, not by template tags per row and player: each player's link and
-place and each game's kind and replay link (`history_table`, `core.links`). Its markup is kept
+place and each game's kind and replay link (`history_table`, `core.pages.links`). Its markup is kept
 in the cache under a digest of what it shows, the language and the time zone
 (`history_row_markup`): a finished game's row reads the same until its content changes (a
 player's new display name), which changes the key. A page reads its rows' markup in one cache
@@ -27,8 +27,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core.links import link_maker
-from core.text import ordinal
+from core.pages.links import link_maker
+from core.pages.text import ordinal
 from games.models import Game
 from games.presenters.lists import history_rows
 

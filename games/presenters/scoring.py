@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core.text import and_list, ordinal
+from core.pages.text import and_list, ordinal
 
 
 def _signed(points: int) -> str:

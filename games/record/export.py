@@ -44,7 +44,7 @@ from django.utils import translation
 
 import azul
 from accounts.models import User
-from core.additions import additions_collect, game_export_additions
+from core.slots.additions import additions_collect, game_export_additions
 from games.models import Game, LogEntry, Seat
 from games.presenters.deals import deals_view
 from games.presenters.game import result_view
@@ -126,6 +126,6 @@ def game_export(*, game: Game) -> dict[str, Any]:
             "finished_at": game.finished_at,
             "ply": game.ply,
         },
-        # What other apps add (the chat, when every player allowed it): `core.additions`.
+        # What other apps add (the chat, when every player allowed it): `core.slots.additions`.
         **additions_collect(game_export_additions, game=game),
     }

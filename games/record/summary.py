@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 import azul
-from core.cache import cached
+from core.outages.cache import cached
 from games.errors import GameNotFound
 from games.models import Game
 from games.selectors import log_entries, server_moves

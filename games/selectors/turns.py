@@ -11,7 +11,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 
-from core.cache import cached
+from core.outages.cache import cached
 from games.models import Game, Seat
 
 MAX_PLAYERS = 4

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 import azul
 from accounts.models import User
-from core import metrics
+from core.ops import metrics
 from games import effects
 from games.errors import (
     AlreadyMoved,

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 import azul
 from accounts.models import User
 from azul.ai.bots import choose_move
-from core import metrics
+from core.ops import metrics
 from core.tasks import send_on_commit
 from games import effects, follow_ups
 from games.errors import IllegalMoveError, InvalidNotation

@@ -24,7 +24,7 @@ from accounts.models import User
 from accounts.names import player_name
 from accounts.selectors import without_invitation_emails
 from accounts.settings_page import settings_page
-from core.form_answers import answer
+from core.pages.form_answers import answer
 from games import services, throttles
 from games.errors import GameError, GameNotFound
 from games.models import Game

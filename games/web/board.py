@@ -5,7 +5,7 @@ with the game's version: so the board's markup (`_board.html`, and on the page t
 actions) is rendered once per version, viewer, language and time zone (`_board_markup`), and a
 GET reads the version (one small query) and that markup. Two things in it differ from one
 request to the next of the same version, and are left as holes to fill: the CSRF token of its
-forms and the time left to the deadline. The panels other apps add to the page (`core.panels`:
+forms and the time left to the deadline. The panels other apps add to the page (`core.slots.panels`:
 a finished game's analysis) are told what the kept markup knows of the game (whether it is a
 study, its seats' names, the viewer's seat), so that they read nothing of the game again.
 """
@@ -32,9 +32,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
-from core.cache import cached
-from core.holes import CSRF_HOLE, csrf_filled
-from core.panels import game_over_panels, game_page_panels, panels_render
+from core.outages.cache import cached
+from core.pages.holes import CSRF_HOLE, csrf_filled
+from core.slots.panels import game_over_panels, game_page_panels, panels_render
 from games import effects, selectors, services
 from games.errors import GameError, GameNotFound
 from games.forms import MoveForm
@@ -55,7 +55,7 @@ from games.record.summary import replay_summary
 from games.web.notes import notes_context
 
 # Stand-ins, in the kept markup, for what each request fills in (`_with_holes_filled`), beside
-# the CSRF token's (`core.holes`): no template writes a NUL character, and escaping leaves it.
+# the CSRF token's (`core.pages.holes`): no template writes a NUL character, and escaping leaves it.
 TIME_LEFT_HOLE = "\x00time-left\x00"
 # A finished game's banner offers the player's next game, which changes with their other games
 # (`_next_game_filled`).
@@ -131,7 +131,7 @@ def _render_board_markup(
     # One title for the page's <title> and the board's `data-title`, which the page's script
     # shows as a new board is swapped in (whose turn it is changes the title).
     context.update(page_title=render_to_string("games/_page_title.html", context).strip())
-    # What other apps say in a finished game's banner (why it was not rated): `core.panels`,
+    # What other apps say in a finished game's banner (why it was not rated): `core.slots.panels`,
     # read here, as the markup is rebuilt, rather than by a template tag.
     context.update(
         game_over_panels=panels_render(game_over_panels, request, game_id=version.id)
@@ -274,7 +274,7 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
         "next_game": next_game,
         # Arrived here by moving on from another game after a move there: which one, to go back.
         "moved_in": moved_in_game(request.GET.get(MOVED_IN_PARAM), user=request.user),
-        # What other apps show on a game's page (a finished game's analysis): `core.panels`.
+        # What other apps show on a game's page (a finished game's analysis): `core.slots.panels`.
         "game_page_panels": panels_render(
             game_page_panels,
             request,

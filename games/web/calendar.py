@@ -23,9 +23,9 @@ from django.views.decorators.http import require_POST, require_safe
 from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.http import AuthenticatedHttpRequest
-from core.form_answers import answer
-from core.holes import CSRF_HOLE
-from core.panels import Panel
+from core.pages.form_answers import answer
+from core.pages.holes import CSRF_HOLE
+from core.slots.panels import Panel
 from games import throttles
 from games.presenters.calendar import calendar_feed_ics
 from games.presenters.times import user_zone_activated
@@ -128,7 +128,7 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
 
 
 PLACE = "calendar-feed"
-"""Where the forms' answers are shown on the settings page (`core.form_answers`)."""
+"""Where the forms' answers are shown on the settings page (`core.pages.form_answers`)."""
 
 
 def _back() -> HttpResponse:
@@ -189,6 +189,6 @@ def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
     context = {
         "feed": feed_urls(feed.token) if feed is not None else None,
         "messages": get_messages(request),
-        "csrf_token": CSRF_HOLE,  # filled for this request by `core.panels`
+        "csrf_token": CSRF_HOLE,  # filled for this request by `core.slots.panels`
     }
     return Panel.rendered(render_to_string("games/_calendar_settings.html", context))

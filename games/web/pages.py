@@ -20,8 +20,8 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.http import AuthenticatedHttpRequest
-from core.pagination import CachedCountPaginator
-from core.panels import new_game_levels_panels, panels_render, replay_position_panels
+from core.pages.pagination import CachedCountPaginator
+from core.slots.panels import new_game_levels_panels, panels_render, replay_position_panels
 from games import selectors, services, throttles
 from games.errors import GameError, GameNotFound
 from games.filters import GameHistoryFilter
@@ -169,7 +169,7 @@ def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
         context = {"game": game, "message": exc.message, "last_ply": game.ply}
         return render(request, "games/replay_bad_ply.html", context, status=exc.status_code)
     context = replay.replay_page(game=game, ply=ply)
-    # What other apps show on a position (the analysis of the move played): `core.panels`.
+    # What other apps show on a position (the analysis of the move played): `core.slots.panels`.
     context["replay_position_panels"] = panels_render(
         replay_position_panels, request, game=game, ply=ply
     )

@@ -1,5 +1,5 @@
 """The limits on account emails hold across the web processes with Redis stopped or hung: five
-gunicorn workers, each its own process, share one count (the database's, `core.cache`), so a
+gunicorn workers, each its own process, share one count (the database's, `core.outages.cache`), so a
 flood spread over them sends as many emails as the limit allows, not that many per worker:
 password resets, sign-ups, the confirmation email sent again, and changes to one's addresses.
 

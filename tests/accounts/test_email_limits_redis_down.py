@@ -1,6 +1,6 @@
 """The limits on account emails hold whether Redis answers, is stopped, or hangs: allauth's rate
 limits (password reset, sign-up, confirmation resend, email changes) count in the database
-while Redis fails (`core.cache.RedisCache`), and no request waits on a hung Redis past its
+while Redis fails (`core.outages.cache.RedisCache`), and no request waits on a hung Redis past its
 timeout. Signing in still works throughout. Across several web processes:
 test_email_limits_across_workers.py."""
 
@@ -14,7 +14,7 @@ import time_machine
 from django.test import Client
 from django.urls import reverse
 
-from core.cache import redis_cache
+from core.outages.cache import redis_cache
 from tests.support.factories import PASSWORD
 from tests.support.outage import RedisServer, hung_server
 

@@ -16,8 +16,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.services import token_create
-from core import cache as site_cache
-from core.cache import redis_cache
+from core.outages import cache as site_cache
+from core.outages.cache import redis_cache
 from games import sweeps
 from games.models import Game
 from notifications import services as notifications

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 import azul
-from core.cache import redis_cache
+from core.outages.cache import redis_cache
 from core.tasks import send
 from games.models import Game
 from notifications.models import Notification

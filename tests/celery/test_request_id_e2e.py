@@ -1,7 +1,7 @@
 """The id of a request goes with the tasks it sends (#66): the worker's log lines of the
 computer's answer to a move, sent to a real worker through a real broker, carry the id of the
 move's request, as the proxy set it (deploy/nginx.conf) or the site made it
-(`core.log_context`)."""
+(`core.ops.log_context`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The API's pages (`core.api.PageNumbers`): a `page_size` that is not a number from 1 to 100
-is refused with 400 and the reason, as "My games" refuses one, where DRF would serve the default
-page instead (found by Schemathesis: the schema says `page_size` is such a number)."""
+"""The API's pages (`core.api.responses.PageNumbers`): a `page_size` that is not a number from 1
+to 100 is refused with 400 and the reason, as "My games" refuses one, where DRF would serve the
+default page instead (found by Schemathesis: the schema says `page_size` is such a number)."""
 
 import pytest
 from rest_framework.test import APIClient

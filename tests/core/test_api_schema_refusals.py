@@ -1,4 +1,4 @@
-"""The API schema's refusals by DRF's machinery (core/schema.py): every operation says what an
+"""The API schema's refusals by DRF's machinery (core/api/schema.py): every operation says what an
 anonymous caller, a refused one and a throttled one get, in the error body every error has."""
 
 import pytest
@@ -43,7 +43,8 @@ def test_every_change_lists_403_for_the_session_check(operations):
 
 
 def test_a_view_that_says_its_own_refusal_keeps_its_words(operations):
-    # The chat's report says when it refuses with 403 (core/schema.py adds only what is missing).
+    # The chat's report says when it refuses with 403 (core/api/schema.py adds only what is
+    # missing).
     forbidden = operations[("POST", "/api/chat/messages/{message_id}/report/")]["responses"]["403"]
     assert "CSRF" not in forbidden["description"]
 
@@ -52,7 +53,7 @@ def test_a_read_anyone_may_make_without_a_throttle_lists_neither(rf):
     from rest_framework import permissions
     from rest_framework.views import APIView
 
-    from core.schema import refusals
+    from core.api.schema import refusals
 
     class Open(APIView):
         authentication_classes: list = []

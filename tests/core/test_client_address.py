@@ -1,4 +1,4 @@
-"""The client's address (core.client_ip, TRUSTED_PROXY_COUNT): X-Forwarded-For is trusted only
+"""The client's address (core.http.client_ip, TRUSTED_PROXY_COUNT): X-Forwarded-For is trusted only
 from the proxies the site is told of, none by default. With none, a different header per request
 escapes neither the anonymous API throttle nor the login lockout; behind one proxy, the address
 that proxy appended is the client's, whatever the client wrote before it."""
@@ -79,7 +79,7 @@ def test_behind_one_proxy_clients_are_told_apart_by_the_address_it_appended(
 def test_behind_one_proxy_a_request_without_the_header_is_its_connections(behind_one_proxy):
     from django.test import RequestFactory
 
-    from core.client_ip import client_address
+    from core.http.client_ip import client_address
 
     request = RequestFactory().get("/", REMOTE_ADDR="198.51.100.4")
 
@@ -104,7 +104,7 @@ def test_the_setting_feeds_every_reader():
         "proxies": 0,
         "allauth": 0,
         "drf": 0,
-        "axes": "core.client_ip.client_address",
+        "axes": "core.http.client_ip.client_address",
         "ssl_header": None,
     }
     behind = read_settings(TRUSTED_PROXY_COUNT="1", SECURE_PROXY_SSL_HEADER="1")

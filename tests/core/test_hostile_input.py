@@ -1,7 +1,7 @@
 """Hostile input to every place a request's text reaches PostgreSQL: a NUL character (which
 PostgreSQL refuses in text) and a 10,000-character value each answer 4xx, never 500, and write
 nothing. The guard for NUL is one middleware for paths, query strings and forms
-(`core.nul_guard`) and the API's JSON parser for bodies (`core.parsers`); lengths are each
+(`core.http.nul_guard`) and the API's JSON parser for bodies (`core.api.parsers`); lengths are each
 form's and serializer's."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`core.links.link_maker`: the links `reverse` makes, for many values at once."""
+"""`core.pages.links.link_maker`: the links `reverse` makes, for many values at once."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import uuid
 import pytest
 from django.urls import NoReverseMatch, reverse
 
-from core.links import link_maker
+from core.pages.links import link_maker
 
 NAMES = ["alice", "Bob.Smith", "a+b@c-d_e", "김철수", "Zoë", "50%", "x y", "sample-player2"]
 

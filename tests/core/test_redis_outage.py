@@ -14,8 +14,8 @@ from rest_framework.test import APIClient
 
 import azul
 from accounts.services import token_create
-from core import cache as site_cache
-from core.cache import redis_cache
+from core.outages import cache as site_cache
+from core.outages.cache import redis_cache
 from games.models import Game
 from tests.support.factories import PASSWORD
 from tests.support.outage import RedisServer, hung_server
@@ -127,7 +127,7 @@ def test_an_outage_is_logged_once_and_the_recovery_once(
     for _ in range(3):
         assert client.get(reverse("games:detail", args=[game.id])).status_code == 200
 
-    messages = [r.getMessage() for r in caplog.records if r.name == "core.cache"]
+    messages = [r.getMessage() for r in caplog.records if r.name == "core.outages.cache"]
     assert len(messages) == 2, messages
     assert messages[0].startswith("Redis is not answering")
     assert messages[1] == "Redis answers again"

@@ -1,5 +1,6 @@
 """The rate limits' counts and locks kept in the database for while Redis does not answer
-(`core.cache.SharedCounts`): one lock holder at a time across processes, expired rows read as
+(`core.outages.cache.SharedCounts`):
+one lock holder at a time across processes, expired rows read as
 absent and deleted by the sweep."""
 
 from __future__ import annotations
@@ -7,8 +8,8 @@ from __future__ import annotations
 import pytest
 import time_machine
 
-from core.cache import SharedCounts
 from core.models import RateLimitEntry
+from core.outages.cache import SharedCounts
 from core.tasks import sweep
 from tests.support.concurrency import run_at_once
 

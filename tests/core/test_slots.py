@@ -1,5 +1,6 @@
-"""What apps higher up add to the pages, emails and records of the apps below (`core.panels`,
-`core.email_parts`, `core.additions`): each slot is a Django signal, and its receivers answer in
+"""What apps higher up add to the pages, emails and records of the apps below (`core.slots.panels`,
+`core.slots.email_parts`,
+`core.slots.additions`): each slot is a Django signal, and its receivers answer in
 the order they were connected, their apps' order in INSTALLED_APPS (#66)."""
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from typing import Any
 import pytest
 from django.dispatch import Signal
 
-from core.additions import additions_collect
-from core.email_parts import email_parts_render
-from core.panels import Panel, panels_render, settings_page_panels
+from core.slots.additions import additions_collect
+from core.slots.email_parts import email_parts_render
+from core.slots.panels import Panel, panels_render, settings_page_panels
 
 SETTINGS = "/settings/"
 

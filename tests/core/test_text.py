@@ -5,7 +5,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from core.text import end_sentence, tidy_full_stops
+from core.pages.text import end_sentence, tidy_full_stops
 from games.models import Game, Seat
 from notifications import services as notification_services
 from notifications.models import Notification

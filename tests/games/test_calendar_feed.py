@@ -19,7 +19,7 @@ from icalendar import Calendar
 import azul
 from accounts.models import Profile
 from azul_site.account_deletion import account_delete
-from core.error_reports import scrub_path
+from core.ops.error_reports import scrub_path
 from games import services
 from games.models import CalendarFeed, Game, Seat
 from games.services.calendar_feeds import calendar_feed_renew

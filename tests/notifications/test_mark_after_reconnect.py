@@ -1,6 +1,7 @@
 """A database connection that drops while a message is on its way (a failover, a restart) does
 not make the message go twice: the mark "sent" is written again on a new connection
-(`core.reconnect`). Found by the soak: a push notice and a webhook call went twice after every
+(`core.outages.reconnect`).
+Found by the soak: a push notice and a webhook call went twice after every
 database connection was terminated while they were being sent."""
 
 from __future__ import annotations

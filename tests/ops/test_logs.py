@@ -16,7 +16,7 @@ from django.conf import settings as django_settings
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
-from core import log_context
+from core.ops import log_context
 from core.tasks import sweep
 from games.models import Game
 from tests.support import factories

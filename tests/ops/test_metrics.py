@@ -19,7 +19,7 @@ from django.utils import timezone
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
-from core import metrics
+from core.ops import metrics
 from games import live, selectors, services
 from games.errors import IllegalMoveError
 from games.models import LogEntry
@@ -266,7 +266,7 @@ def test_the_processes_of_one_server_are_added_up(tmp_path):
     processes counts is in the one /metrics; the live gauge counts the processes alive only."""
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
     count = textwrap.dedent("""
-        from core import metrics
+        from core.ops import metrics
         metrics.MOVES.labels(kind="person").inc(2)
         metrics.LIVE_WAITS.inc()
     """)
@@ -283,7 +283,7 @@ def test_the_processes_of_one_server_are_added_up(tmp_path):
         pids.append(int(done.stdout))
     read = textwrap.dedent(f"""
         from prometheus_client import generate_latest
-        from core import metrics
+        from core.ops import metrics
         metrics.process_exited({pids[0]})
         print(generate_latest(metrics.multiprocess_registry()).decode())
     """)

@@ -1,6 +1,6 @@
 """The proxy's access log (deploy/nginx.conf's `$logged_uri`) leaves out the keys that paths carry
 (a password reset's, an email confirmation's, an unsubscribe link's, a calendar feed's) and every
-query string, as the error reports do (core/error_reports.py): the two lists are kept in step.
+query string, as the error reports do (core/ops/error_reports.py): the two lists are kept in step.
 Each line ends with the request's id, which the proxy sends to the site (#66)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from core.error_reports import FILTERED, SECRET_IN_PATH, scrub_path
-from core.log_context import REQUEST_ID_FORMAT
+from core.ops.error_reports import FILTERED, SECRET_IN_PATH, scrub_path
+from core.ops.log_context import REQUEST_ID_FORMAT
 from tests.support.outage import closed_port
 
 CONF = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"

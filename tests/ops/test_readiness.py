@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
 
-from core import readiness
+from core.ops import readiness
 from tests.support.outage import closed_port
 from tests.support.processes import python_with_settings
 

@@ -42,7 +42,7 @@ def test_the_limit_lifts_once_the_window_has_passed(alice, api_client_for):
 def test_a_cache_that_fails_lets_requests_through(alice, api_client_for, settings):
     """Redis is a helper: with nothing listening where the cache should be, the throttle cannot
     count, and lets every request through rather than failing it."""
-    from core.cache import redis_cache
+    from core.outages.cache import redis_cache
     from tests.support.outage import closed_port
 
     settings.CACHES = {"default": redis_cache(f"redis://127.0.0.1:{closed_port()}/0", 0.25)}

@@ -14,7 +14,7 @@ import pytest
 
 from accounts.services import token_create
 from azul_site import live_worker
-from core import readiness
+from core.ops import readiness
 from games import live, selectors
 from tests.support.gunicorn import gunicorn, refuses_connections
 from tests.support.play import mover_and_other

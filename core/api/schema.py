@@ -12,7 +12,7 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework import permissions
 from rest_framework.authentication import SessionAuthentication
 
-from core.api import error_response
+from core.api.responses import error_response
 
 # Permissions that never refuse a signed-in caller: IsAuthenticated refuses only the anonymous,
 # which DRF answers as a failed authentication (401 with the token's WWW-Authenticate).
@@ -58,7 +58,8 @@ def refusals(view: Any, method: str) -> dict[str, str]:
 
 class ApiSchema(AutoSchema):
     """The site's AutoSchema (REST_FRAMEWORK's DEFAULT_SCHEMA_CLASS): each operation's responses
-    with `refusals` added, in the error body every API error has (`core.api.ErrorSerializer`)."""
+    with `refusals` added, in the error body every API error has
+    (`core.api.responses.ErrorSerializer`)."""
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)

@@ -2,7 +2,7 @@
 
 PostgreSQL refuses NUL in text, so a NUL that reaches a query or a row is a database error, a 500.
 One guard here, before any view runs, answers every such request alike, whatever the page; the
-API's JSON bodies are checked by their parser (`core.parsers`)."""
+API's JSON bodies are checked by their parser (`core.api.parsers`)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 
 A module of its own, importing nothing of DRF's views: DRF reads its settings, and so imports
 this parser, when `rest_framework.views` is first imported, which may happen from a module that
-is itself being imported (`core.api`)."""
+is itself being imported (`core.api.responses`)."""
 
 import io
 from collections.abc import Mapping
@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from drf_orjson_renderer.parsers import ORJSONParser
 from rest_framework import exceptions, status
 
-from core.nul_guard import NUL, nul_refused_message
+from core.http.nul_guard import NUL, nul_refused_message
 
 
 class PayloadTooLarge(exceptions.APIException):

@@ -1,5 +1,5 @@
 """Site-wide DRF plumbing: one error shape for every API error, and pages. (The size-limited
-JSON parser is `core.parsers`.)
+JSON parser is `core.api.parsers`.)
 
 Every error body is `{"detail": "<what was wrong>", ...}`: service errors add their `code`, every
 409 what the view adds to a conflict (`conflict_details`: a game's `current_ply`), and validation
@@ -21,9 +21,9 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
+from core.api.parsers import PayloadTooLarge
 from core.errors import ServiceError
-from core.pagination import CachedCountPaginator
-from core.parsers import PayloadTooLarge
+from core.pages.pagination import CachedCountPaginator
 
 MAX_PAGE_SIZE = 100
 
@@ -35,7 +35,7 @@ class PageSizeSerializer(serializers.Serializer):
 class PageNumbers(PageNumberPagination):
     """The API's pages: `?page=N`, and `?page_size=` up to 100 (the view sets its default).
     With `count_key`, the count of the rows is kept in the cache under that key for
-    `count_seconds` (`core.pagination.CachedCountPaginator`)."""
+    `count_seconds` (`core.pages.pagination.CachedCountPaginator`)."""
 
     page_size_query_param = "page_size"
     max_page_size = MAX_PAGE_SIZE

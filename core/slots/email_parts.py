@@ -1,5 +1,5 @@
 """Parts that an app higher up adds to an email of another app (the chat's new messages in a
-"your turn" email), without the email's app importing the part's: as `core.panels` does for
+"your turn" email), without the email's app importing the part's: as `core.slots.panels` does for
 pages.
 
 Each email's slot is a Django signal. The email asks for the slot's parts with what it knows

@@ -1,5 +1,5 @@
 """Data that an app higher up adds to a record of an app below it (the chat in a game's export),
-without the record's app importing the adding one: as `core.panels` does for pages.
+without the record's app importing the adding one: as `core.slots.panels` does for pages.
 
 Each record's slot is a Django signal. The record merges what the slot's receivers return
 (`additions_collect(game_export_additions, game=game)`), in the order they were connected. An

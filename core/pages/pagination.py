@@ -13,12 +13,12 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.utils.functional import cached_property
 
-from core.cache import cached
+from core.outages.cache import cached
 
 
 class CachedCountPaginator(Paginator):
     """A `Paginator` whose count is read from the cache under `count_key` for `count_seconds`,
-    counted (and kept) when it is not there or the cache fails (`core.cache.cached`)."""
+    counted (and kept) when it is not there or the cache fails (`core.outages.cache.cached`)."""
 
     def __init__(
         self,

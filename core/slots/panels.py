@@ -10,7 +10,7 @@ the view, before the template renders (template tags do not query), and an app t
 installed adds nothing. The panels come in the order their receivers were connected: their apps'
 order in INSTALLED_APPS, then the order of their `connect` calls.
 A receiver whose panel changes seldom may keep its rendered markup (`Panel.rendered`), with its
-forms' CSRF token left as `core.holes.CSRF_HOLE`: filled here for each request.
+forms' CSRF token left as `core.pages.holes.CSRF_HOLE`: filled here for each request.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from core.holes import csrf_filled
+from core.pages.holes import csrf_filled
 
 
 @dataclass(frozen=True)

@@ -274,7 +274,7 @@ def redis_cache(url: str, timeout: float) -> dict[str, Any]:
     """The CACHES entry for django-redis at `url`: errors ignored (a miss, a dropped write), each
     call waiting at most `timeout` seconds, and Redis skipped for a while after it fails."""
     return {
-        "BACKEND": "core.cache.RedisCache",
+        "BACKEND": "core.outages.cache.RedisCache",
         "LOCATION": url,
         "OPTIONS": {
             "IGNORE_EXCEPTIONS": True,
