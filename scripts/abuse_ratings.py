@@ -22,12 +22,9 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from harness.stack import ensure_database
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_abuse_ratings"
 
@@ -38,16 +35,6 @@ RULES_OFF = {
     "RATINGS_PAIR_GAMES_PER_WEEK": 10**9,
     "RATINGS_MIN_OPPONENTS": 0,
 }
-
-
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def setup(url: str) -> None:
