@@ -323,7 +323,7 @@ class Profile(models.Model):
 class Block(models.Model):
     """`blocker` does not want to hear from `blocked`: while either has blocked the other,
     neither can invite the other (a new game, a seat, a rematch) and the lobby keeps them apart
-    (`games.services.invite_rules`). Games already made are left as they are."""
+    (`games.services.setup.require_may_invite`). Games already made are left as they are."""
 
     blocker = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks", db_index=False

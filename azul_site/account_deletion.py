@@ -6,7 +6,7 @@ lock it: `games.services.setup`):
 
 1. `accounts.deletion.account_erase`: personal data goes, the account is marked deleted, named
    "deleted player" from then on, and can no longer sign in or use a token;
-2. `games.services.departures.player_games_leave`: open games they created are cancelled,
+2. `games.services.players.player_games_leave`: open games they created are cancelled,
    invitations declined, seats in others' open games given up, games in progress resigned,
    each through the game's own service (the others are told; the ratings follow the usual
    rules); finished games keep the seat, shown as "deleted player";
@@ -29,9 +29,11 @@ from accounts.deletion import account_erase, deletion_password_check
 from accounts.models import User
 from analysis.services import analyses_forget_requester
 from chat.services import chat_forget_player
-from games.services.calendar_feeds import player_calendar_feed_forget
-from games.services.departures import player_games_leave
-from games.services.notes import player_notes_forget
+from games.services.players import (
+    player_calendar_feed_forget,
+    player_games_leave,
+    player_notes_forget,
+)
 from notifications.services import notifications_forget_player
 
 

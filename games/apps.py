@@ -14,7 +14,7 @@ class GamesConfig(AppConfig):
         import games.tasks  # noqa: F401  (registers them, so they run in-process when eager)
         from accounts.models import Profile
         from core.slots.panels import settings_page_panels
-        from games.services.versions import player_saved, player_saving
+        from games.services.players import player_saved, player_saving
         from games.web import calendar
 
         # Games show players' names, vacations and times in their zone: a change to one of those

@@ -8,7 +8,7 @@ the DRF exception handler (`core.api.responses.api_exception_handler`) turns the
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from core.errors import ServiceError
 
@@ -91,19 +91,42 @@ class AlreadyMoved(StaleMove):
         )
 
 
-class IllegalMoveError(GameError):
+class EngineRefusal(GameError):
+    """A move the engine refused: it carries the move as sent (`move`) and the engine's error
+    (`engine_error`, an `azul.EngineError` that keeps its English template and values). Its
+    `message` is in English, for logs and scripts; the page and the API put it in the player's
+    language (`presenters.engine_words.refusal_text`), from `sentence`."""
+
+    status_code = 400
+    sentence: str = gettext_noop("%(move)s: %(reason)s")
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        move: str | None = None,
+        engine_error: Exception | None = None,
+    ) -> None:
+        self.move = move
+        self.engine_error = engine_error
+        if message is None and engine_error is not None:
+            message = self.sentence % {"move": repr(move), "reason": str(engine_error)}
+        super().__init__(message)
+
+
+class IllegalMoveError(EngineRefusal):
     """A well-formed move that the rules do not allow in this position."""
 
-    status_code = 400
     code = "illegal_move"
     default_message = gettext_lazy("That move is not allowed.")
+    sentence = gettext_noop("Illegal move %(move)s: %(reason)s")
 
 
-class InvalidNotation(GameError):
+class InvalidNotation(EngineRefusal):
     """Text that is not a move in the canonical notation at all."""
 
-    status_code = 400
     code = "invalid_notation"
+    sentence = gettext_noop("Not a move %(move)s: %(reason)s")
     default_message = gettext_lazy(
         "That is not a move: write it like 'F3 blue 2', 'C red floor' or 'wall 2 4'."
     )
@@ -118,14 +141,14 @@ class InvalidAction(GameError):
 
 class InvalidContribution(InvalidAction):
     """A player's contribution to the game's deals that is not 1 to 64 printable ASCII
-    characters (`services.deals.contribution_or_new`)."""
+    characters (`services.setup.contribution_or_new`)."""
 
     code = "invalid_contribution"
 
 
 class DeclinedRecently(GameConflict):
     """The player declined an invitation of the inviter's lately: not invited again before
-    `until` (`services.invite_rules`)."""
+    `until` (`services.setup.require_may_invite`)."""
 
     code = "declined_recently"
 

@@ -18,7 +18,7 @@ SLOW_LANES = {"strong": SLOW_MOVES_QUEUE, "master": MASTER_MOVES_QUEUE}
 never hold up the quick levels' moves in other games (`make abuse` measured one player's ten
 `strong` games holding another player's `greedy` reply at 2.7 s when they shared a queue), and
 `master`'s four seconds never hold up `strong`'s one. Each queue is a lane fair between players
-(`games.services.slow_lane`), served by a worker of its own."""
+(`games.services.moves`, the slow lane), served by a worker of its own."""
 SLOW_LEVELS = frozenset(SLOW_LANES)
 
 

@@ -6,6 +6,8 @@ pages need not replay; `manage.py check_game_logs` proves the cache agrees with 
 """
 
 import uuid
+from collections.abc import Collection, Iterable
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -103,7 +105,7 @@ class Game(models.Model):
     objects = GameQuerySet.as_manager()
 
     # The game's seats in order, with their players (`Seat.with_players`): set by the reads that
-    # the views and services use (`GameQuerySet.with_seats`, `services.locking.read_game`).
+    # the views and services use (`GameQuerySet.with_seats`, `services.playing.read_game`).
     seat_list: list["Seat"]
 
     class Meta:
@@ -167,6 +169,13 @@ class Game(models.Model):
         """Set `state` from the engine's `State` (which the engine never mutates)."""
         self.state = state.to_dict()
         self._engine_state = (self.state, state)
+
+    def started_state(self) -> azul.State:
+        """The engine's state of a game that has started: every move, timeout and resignation is
+        on one, which has its first deal (a game has no state only while it waits for players)."""
+        state = self.engine_state()
+        assert state is not None, f"game {self.pk} has not started"
+        return state
 
 
 class Seat(models.Model):
@@ -269,6 +278,31 @@ class Seat(models.Model):
         """Seats in order, with their players' users and profiles (what games show of them)."""
         return cls.objects.select_related("user__profile").order_by("position")
 
+    @staticmethod
+    def of_user(seats: Iterable["Seat"], user: Any) -> "Seat | None":
+        """`user`'s seat among `seats` (invited, accepted or playing), if they have one."""
+        return next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
+
+    @classmethod
+    def human_player_ids(
+        cls, seats: Iterable["Seat"], positions: Collection[int] | None = None
+    ) -> list[Any]:
+        """The ids of the people who sit at `seats` (those at `positions`, if given): not the
+        computer's seats, nor open or declined ones."""
+        return [
+            s.user_id
+            for s in seats
+            if s.user_id is not None
+            and s.kind == cls.Kind.HUMAN
+            and (positions is None or s.position in positions)
+        ]
+
+    @staticmethod
+    def computer_to_move(seats: Iterable["Seat"], to_move: Collection[int]) -> "Seat | None":
+        """The seat among `seats` the computer plays that is to move (its position in
+        `to_move`), if any (the first, when several tile)."""
+        return next((s for s in seats if s.played_by_computer and s.position in to_move), None)
+
     @property
     def is_filled(self) -> bool:
         """A computer, or a player who joined or accepted an invitation."""
@@ -368,8 +402,8 @@ class LogEntry(models.Model):
 
 class InvitationDecline(models.Model):
     """A player declined an invitation: for INVITATION_DECLINE_COOLDOWN_DAYS the player who
-    invited them cannot invite them again (`services.invite_rules`). Kept apart from the seat,
-    whose `declined_by` goes when the seat is given to someone else."""
+    invited them cannot invite them again (`services.setup.require_may_invite`). Kept apart
+    from the seat, whose `declined_by` goes when the seat is given to someone else."""
 
     invitee = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
@@ -395,7 +429,7 @@ class InvitationDecline(models.Model):
 class GameNote(models.Model):
     """A player's private notes on a game (plans, reminders): one per player and game, shown
     to that player only; in no export of the game, in the player's data download, gone with
-    their account (`services.notes`)."""
+    their account (`services.players`)."""
 
     MAX_LENGTH = 5000
 
@@ -418,8 +452,8 @@ class CalendarFeed(models.Model):
     """A player's calendar feed (`games.web.calendar`): the secret address of an iCalendar file
     of the deadlines of the games waiting for their move, for a calendar app to subscribe to.
     The token in the address is the only credential (calendar apps cannot sign in), so it is
-    long and random; a new one (`services.calendar_feeds`) replaces it, and the old address
-    answers 404 at once.
+    long and random; a new one (`services.players.calendar_feed_renew`) replaces it, and the old
+    address answers 404 at once.
 
     The token is kept as it is, because the settings page shows the address again; requests
     find the feed by the token's SHA-256 (`digest`, unique), so the index lookup compares

@@ -41,7 +41,7 @@ CONTRIBUTION_HELP = (
 )
 
 
-# In the schema only: the service checks it (`services.deals.contribution_or_new`) and says what
+# In the schema only: the service checks it (`services.setup.contribution_or_new`) and says what
 # is wrong with one in its own words (`invalid_contribution`). Or empty (drf-spectacular adds
 # that): the server makes one up.
 @extend_schema_field({"type": "string", "pattern": f"^[!-~]{{1,{fairness.CONTRIBUTION_MAX}}}$"})

@@ -37,7 +37,7 @@ from games.follow_ups import SLOW_LEVELS, computer_move_task
 from games.models import Game, Seat
 from games.selectors import seats_to_move
 from games.selectors.turns import computer_turns_waiting
-from games.services.slow_lane import fairest_first
+from games.services.moves import fairest_first
 
 logger = logging.getLogger(__name__)
 
@@ -128,8 +128,8 @@ def computer_turns_check(now: datetime | None = None) -> int:
     and the margin; how many.
 
     A slow level's turn waits, besides, for the thinking of the games its lane serves before it
-    (`games.services.slow_lane`: the fairest first): one player's many games queued for `strong`
-    are not lost, and get no place sooner than their turn in the lane. The turns sent are
+    (`games.services.moves`' slow lane: the fairest first): one player's many games queued for
+    `strong` are not lost, and get no place sooner than their turn in the lane. The turns sent are
     remembered, so that checks that overlap send each once (a lost task is rare; the sweep sends
     it again a minute on)."""
     now = now or timezone.now()

@@ -9,7 +9,6 @@ from celery import shared_task
 from core.ops.metrics import SWEEP_SECONDS
 from core.tasks import RETRYING
 from games import follow_ups, services, sweeps
-from games.services import slow_lane
 
 
 @shared_task(name=follow_ups.COMPUTER_MOVE, **RETRYING)
@@ -21,8 +20,8 @@ def computer_move(game_id: str, expected_ply: int) -> None:
 @shared_task(name=follow_ups.SLOW_COMPUTER_MOVE, **RETRYING)
 def slow_computer_move(game_id: str, expected_ply: int, level: str | None = None) -> None:
     """A place in the lane of a slow computer `level`, sent by game `game_id` at `expected_ply`:
-    plays the move of the game whose turn is fairest now (`services.slow_lane`)."""
-    slow_lane.slow_computer_move_play(game_id=game_id, expected_ply=expected_ply, level=level)
+    plays the move of the game whose turn is fairest now (`services.moves`' slow lane)."""
+    services.slow_computer_move_play(game_id=game_id, expected_ply=expected_ply, level=level)
 
 
 @shared_task(name=sweeps.TIMEOUTS_TASK, **RETRYING)

@@ -1,5 +1,6 @@
-"""What every game API view shares: the errors its schema names, the 409's `current_ply`, and
-the game as the caller sees it in an answer."""
+"""What every game API view shares: the errors its schema names, the 409's `current_ply`, the
+engine's refusals of a move in the caller's language, and the game as the caller sees it in an
+answer."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from rest_framework.views import APIView
 from core.api.parsers import LimitedJSONParser
 from core.api.responses import ErrorSerializer
 from games import selectors
+from games.errors import EngineRefusal
 from games.models import Game
+from games.presenters.engine_words import refusal_text
 from games.presenters.game import game_view
 
 ERRORS = {
@@ -44,6 +47,14 @@ class GameApiBase(APIView):
         game_id = self.kwargs.get("game_id")
         ply = None if game_id is None else selectors.game_ply(game_id=game_id)
         return {} if ply is None else {"current_ply": ply}
+
+    def handle_exception(self, exc: Exception) -> Response:
+        """The engine's refusal of a move put in words here, at the edge (the move services
+        raise it with the engine's error): the site's error body says it in the caller's
+        language, as any other refusal."""
+        if isinstance(exc, EngineRefusal):
+            exc.message = refusal_text(exc)
+        return super().handle_exception(exc)
 
     def game_view_response(self, request: Request, game: Game, code: int = 200) -> Response:
         """The game as `viewer` sees it; `game` comes with its seats (services and `game_get`)."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
+from games.errors import EngineRefusal, GameError
+
 TEMPLATES = (
     # the notation
     gettext_noop("unknown color %(name)s (colors are %(colors)s)"),
@@ -143,3 +145,13 @@ def engine_error_text(exc: BaseException) -> str:
     if not params:
         return text
     return text % {key: _value(key, value) for key, value in params.items()}
+
+
+def refusal_text(exc: GameError) -> str:
+    """What a refusal says to the player, in the active language: the engine's refusal of a move
+    (`errors.EngineRefusal`, raised by the move services with the engine's error) put in words
+    here, at the page and the API; any other refusal as it was raised."""
+    if isinstance(exc, EngineRefusal) and exc.engine_error is not None:
+        reason = engine_error_text(exc.engine_error)
+        return gettext(exc.sentence) % {"move": repr(exc.move), "reason": reason}
+    return exc.message

@@ -151,7 +151,7 @@ def lobby_games(
         seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=user))
         games = games.exclude(seated & ~Q(created_by=user) if include_own else seated)
         # Nor a game with a player who blocked the user or whom they blocked (README, "Fair
-        # play"): joining one is refused (`services.invite_rules.require_may_join`).
+        # play"): joining one is refused (`services.setup.require_may_join`).
         blocked = Seat.objects.filter(block_partners_q(user_id=user.pk, field="user_id"))
         games = games.exclude(Exists(blocked.filter(game=OuterRef("pk"))) & ~Q(created_by=user))
     return games.order_by("-created_at", "-id")

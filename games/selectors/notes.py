@@ -1,4 +1,4 @@
-"""A player's private notes on a game (`services.notes`), read by that player only."""
+"""A player's private notes on a game (`services.players`), read by that player only."""
 
 from __future__ import annotations
 

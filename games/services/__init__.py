@@ -1,19 +1,20 @@
 """Writes for games. Each runs in one transaction that locks the game's row (`select_for_update`,
-the seats read once the lock is granted: `locking`) and changes `updated_at`, which is the
-version that views and boards are cached under.
+the seats read once the lock is granted: `playing.lock_game`) and changes `updated_at`, which is
+the version that views and boards are cached under. The questions every write asks of a game's
+seats are the models' (`Seat.of_user`, `Seat.human_player_ids`, `Game.started_state`).
 
 - `game_settings`: a new game's settings and their one check (the form's, the API's, ours);
-- `setup`: a game created, joined, cancelled, started;
+- `setup`: a game created, joined, cancelled, started; who may invite whom (blocks, the
+  cool-down after a decline) and join whom; the deal seed and the players' contributions;
 - `invitations`: invitations answered, and the creator's choices for a seat;
-- `invite_rules`: who may invite whom (blocks, the cool-down after a decline) and join whom;
-- `moves`: a player's move, the computer's, and the server's when a turn's time ran out;
-- `slow_lane`: which game the slow computer levels' next move is played in, fair between players;
-- `playing`: what every move does (the engine, the log, the result, what follows);
+- `moves`: a player's move, the computer's (and the slow levels' lane, fair between players),
+  and the server's when a turn's time ran out;
+- `playing`: the game's row read and locked, and what every move does (the engine, the log and
+  the deals, the result, what follows);
 - `clocks`: when a turn ends, and vacations;
 - `endings`: resigning, and rematches;
-- `notes`: a player's private notes on a game;
-- `versions`: a new version of a player's games when something they show changes;
-- `locking`, `log`: the game's row read and locked, and its log appended to.
+- `players`: a player's private notes and calendar feed, a new version of their games when
+  something they show changes, and their leaving every game when they delete their account.
 
 The move path is the only way a log entry is written: lock the game -> check status, seat,
 `expected_ply` and turn -> apply the move through the engine -> append the log entries (the
@@ -43,12 +44,20 @@ from games.services.moves import (
     TIMEOUTS_BEFORE_AUTOPLAY,
     computer_move_play,
     move_submit,
+    slow_computer_move_play,
     timeouts_play,
 )
-from games.services.notes import game_note_save, player_notes_forget
+from games.services.players import (
+    calendar_feed_renew,
+    calendar_feed_turn_off,
+    game_note_save,
+    games_touch_for_player,
+    player_calendar_feed_forget,
+    player_games_leave,
+    player_notes_forget,
+)
 from games.services.playing import MOVE_FIELDS
 from games.services.setup import game_cancel, game_create, game_join
-from games.services.versions import games_touch_for_player
 
 __all__ = [
     "BOT_LEVELS",
@@ -60,6 +69,8 @@ __all__ = [
     "SeatKind",
     "SeatProblem",
     "SeatSpec",
+    "calendar_feed_renew",
+    "calendar_feed_turn_off",
     "computer_move_play",
     "game_cancel",
     "game_create",
@@ -71,10 +82,13 @@ __all__ = [
     "invitation_respond",
     "invitee_missing",
     "move_submit",
+    "player_calendar_feed_forget",
+    "player_games_leave",
     "player_notes_forget",
     "seat_invite",
     "seat_open",
     "seat_problems",
+    "slow_computer_move_play",
     "timeouts_play",
     "vacation_end",
     "vacation_start",

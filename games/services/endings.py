@@ -17,8 +17,7 @@ from games.errors import GameConflict, NotAPlayer
 from games.models import Game, LogEntry, Seat
 from games.selectors import rematches_of
 from games.services.game_settings import SeatSpec
-from games.services.locking import human_player_ids, lock_game, seat_of_user, started_state
-from games.services.playing import computer_choice, play_in_memory, write_moves
+from games.services.playing import computer_choice, lock_game, play_in_memory, write_moves
 from games.services.setup import game_create
 
 
@@ -36,7 +35,7 @@ def play_out(game: Game, seats: list[Seat]) -> list[LogEntry]:
     tens of milliseconds); returns the log entries to write."""
     entries: list[LogEntry] = []
     while game.status == Game.Status.ACTIVE:
-        state = started_state(game)
+        state = game.started_state()
         seat = seats[state.to_move[0]]
         move = computer_choice(game, seat, state, Seat.BotLevel.GREEDY)
         entries += play_in_memory(game, seats, state, seat.position, move)
@@ -58,7 +57,7 @@ def game_resign(*, game_id: Any, user: User) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         seats = list(game.seat_list)
-        seat = seat_of_user(seats, user)
+        seat = Seat.of_user(seats, user)
         if seat is None or seat.invitation == Seat.Invitation.PENDING:
             raise NotAPlayer()
         if seat.resigned_at is not None:
@@ -74,7 +73,7 @@ def game_resign(*, game_id: Any, user: User) -> Game:
                 current_ply=game.ply,
                 code="game_not_active",
             )
-        before = started_state(game)
+        before = game.started_state()
         seat.resigned_at = timezone.now()
         seat.autoplay = True
         effects.player_resigned(user_id=user.pk, game_id=game.id)
@@ -86,7 +85,7 @@ def game_resign(*, game_id: Any, user: User) -> Game:
             effects.tell_players(
                 kind="resigned",
                 game=game,
-                recipient_ids=[pk for pk in human_player_ids(seats) if pk != user.pk],
+                recipient_ids=[pk for pk in Seat.human_player_ids(seats) if pk != user.pk],
                 repeatable=True,
                 context={
                     "name": player_name(user),
@@ -108,7 +107,7 @@ def game_rematch(*, game_id: Any, user: User) -> tuple[Game, bool]:
     with transaction.atomic():
         game = lock_game(game_id)  # one request at a time decides whether to create it
         seats = list(game.seat_list)
-        mine = seat_of_user(seats, user)
+        mine = Seat.of_user(seats, user)
         if mine is None or mine.invitation == Seat.Invitation.PENDING:
             raise NotAPlayer(_("Only a player of this game can ask for a rematch."))
         if game.status != Game.Status.FINISHED:

@@ -15,11 +15,12 @@ from accounts.selectors import player_get
 from games import effects
 from games.errors import GameConflict, InvalidAction
 from games.models import Game, Seat
-from games.services.deals import contribution_or_new
-from games.services.invite_rules import decline_record, require_may_invite
-from games.services.locking import forget_waiting_counts, lock_game, seat_of_user
+from games.services.playing import forget_waiting_counts, lock_game
 from games.services.setup import (
+    contribution_or_new,
+    decline_record,
     lobby_filter,
+    require_may_invite,
     require_open,
     require_room,
     require_room_for,
@@ -43,7 +44,7 @@ def invitation_respond(
     with transaction.atomic():
         game = lock_game(game_id)
         seats = list(game.seat_list)
-        seat = seat_of_user(seats, user)
+        seat = Seat.of_user(seats, user)
         if seat is None or seat.invitation != Seat.Invitation.PENDING:
             raise InvalidAction(
                 _("You have no pending invitation to this game."),
@@ -127,7 +128,7 @@ def seat_invite(*, game_id: Any, user: User, position: int, username: str) -> Ga
             raise InvalidAction(_("There is no player called %(name)s.") % {"name": repr(name)})
         if invited.pk == user.pk:
             raise InvalidAction(_("You cannot invite yourself."))
-        if seat_of_user(game.seat_list, invited) is not None:
+        if Seat.of_user(game.seat_list, invited) is not None:
             raise GameConflict(
                 _("%(name)s already has a seat or an invitation in this game.")
                 % {"name": invited.get_username()},

@@ -1,13 +1,41 @@
 """Who moves, and when: a player (`move_submit`), the computer for a seat it plays
 (`computer_move_play`), and the server for the players whose time ran out (`timeouts_play`).
 Each checks under the game's lock that the move is still wanted, then plays through `playing`.
+
+The slow computer levels' lane (`slow_computer_move_play`): whose game the next slow computer
+move is played in.
+
+The slow levels (`follow_ups.SLOW_LANES`) think for a second or more a move, each level on a
+queue and worker of its own. Their queue used to be first come, first served, so one player
+with ten games against three `strong` seats each queued thirty seconds of thinking ahead of
+everyone else's next move (`make abuse`: another player's `strong` reply took 12.8 s under such
+a flood).
+
+So a message on that queue names no game to play in: it is a place in the lane. Each game that
+waits for a slow computer move has sent one (or more: the sweep sends again what waits long),
+and the worker that takes a place plays the move of the fairest game waiting at that moment:
+the one whose owner (its creator, who asked for the computers) has the fewest games waiting,
+then the one that has waited longest. A player with one game waiting is served next, however
+many another has queued; the heavy player still gets every place the others leave.
+
+Every game waiting has at least one place in the queue, so none waits for ever: a place taken
+for another game is one that game's own place will give back. While a worker thinks for a
+game, it holds a PostgreSQL advisory lock on it, so that a second worker takes the next game
+rather than thinking the same move again. The lock is the database session's: a worker killed
+mid-thought loses it with its connection, and the sweep's place for the game is served at once
+(a claim in the cache would outlive the worker). Elsewhere (SQLite, in-process tasks) there is
+one thinker, and no lock.
 """
 
 from __future__ import annotations
 
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,21 +51,17 @@ from games.errors import (
     NotYourTurn,
     StaleMove,
 )
+from games.follow_ups import SLOW_LEVELS
 from games.models import Game, LogEntry, Seat
 from games.selectors import TIMEOUTS_BEFORE_TAKEOVER, game_ply, parse_game_id
+from games.selectors.turns import ComputerTurn, computer_turns_waiting
 from games.services.endings import play_out, result_settled
-from games.services.locking import (
-    human_player_ids,
-    lock_game,
-    read_game,
-    seat_of_user,
-    started_state,
-)
 from games.services.playing import (
     computer_choice,
-    computer_seat_to_move,
+    lock_game,
     play_and_write,
     play_in_memory,
+    read_game,
     write_moves,
 )
 
@@ -70,7 +94,7 @@ def may_move(game: Game, user: User, expected_ply: Any) -> tuple[list[Seat], Sea
     """The game's seats and the user's seat, if the user may move in `game` now; else the error
     that says why not."""
     seats = list(game.seat_list)
-    seat = seat_of_user(seats, user)
+    seat = Seat.of_user(seats, user)
     if seat is None or seat.invitation == Seat.Invitation.PENDING:
         raise NotAPlayer()
     if game.status != Game.Status.ACTIVE:
@@ -94,7 +118,7 @@ def may_move(game: Game, user: User, expected_ply: Any) -> tuple[list[Seat], Sea
     # told it is not their turn in a position they have not seen.
     if type(expected_ply) is not int or expected_ply != game.ply:
         check_moved_since(game, seat, expected_ply)
-    if seat.position not in started_state(game).to_move:
+    if seat.position not in game.started_state().to_move:
         raise NotYourTurn()
     return seats, seat
 
@@ -128,7 +152,7 @@ def check_moved_since(game: Game, seat: Seat, expected_ply: Any) -> None:
     others_tiled = bool(since) and all(
         kind == LogEntry.Kind.MOVE and is_tiling(data) for kind, player, data in since
     )
-    state = started_state(game)
+    state = game.started_state()
     if not (others_tiled and state.phase == "tile" and seat.position in state.to_move):
         raise StaleMove(game.ply)
 
@@ -145,8 +169,8 @@ def computer_to_play(game: Game) -> tuple[Seat, azul.State] | None:
     """The computer seat to move in an active game, with the game's state; else None."""
     if game.status != Game.Status.ACTIVE:
         return None
-    state = started_state(game)
-    seat = computer_seat_to_move(list(game.seat_list), state)
+    state = game.started_state()
+    seat = Seat.computer_to_move(game.seat_list, state.to_move)
     return None if seat is None else (seat, state)
 
 
@@ -206,7 +230,7 @@ def _settled_play_out(game_id: Any, expected_ply: int) -> Game | None:
                 return None
             if not result_settled(seats):
                 return None
-            before = started_state(game)
+            before = game.started_state()
             write_moves(game, seats, play_out(game, seats), before)
             return game
     except IntegrityError:
@@ -228,13 +252,13 @@ def timeouts_play(*, game_id: Any, expected_ply: int) -> Game | None:
                 return None
             if deadline is None or deadline > timezone.now():
                 return None
-            seats, before = list(game.seat_list), started_state(game)
+            seats, before = list(game.seat_list), game.started_state()
             absent = [s for s in seats if s.position in before.to_move and not s.played_by_computer]
             if not absent:
                 return None  # the computer's own turn: the computer sweep sees to it
             entries: list[LogEntry] = []
             for seat in absent:
-                state = started_state(game)
+                state = game.started_state()
                 if game.status != Game.Status.ACTIVE or seat.position not in state.to_move:
                     continue
                 move = computer_choice(game, seat, state)
@@ -244,7 +268,7 @@ def timeouts_play(*, game_id: Any, expected_ply: int) -> Game | None:
                 effects.tell_players(
                     kind="timeout",
                     game=game,
-                    recipient_ids=human_player_ids([seat]),
+                    recipient_ids=Seat.human_player_ids([seat]),
                     context={"move": move, "autoplay": seat.autoplay},
                 )
             if game.status == Game.Status.ACTIVE and result_settled(seats):
@@ -255,3 +279,54 @@ def timeouts_play(*, game_id: Any, expected_ply: int) -> Game | None:
             return game
     except (GameNotFound, IntegrityError):
         return None
+
+
+def fairest_first(turns: list[ComputerTurn]) -> list[ComputerTurn]:
+    """`turns` in the order the lane serves them: the owners with the fewest games waiting
+    first, then the longest waiting."""
+    waiting = Counter(turn.owner_id for turn in turns)
+    return sorted(turns, key=lambda turn: (waiting[turn.owner_id], turn.waiting_since))
+
+
+def _lock_key(game_id: Any) -> int:
+    """The advisory lock's key for a game: the first 8 bytes of its id, as a signed bigint."""
+    return int.from_bytes(uuid.UUID(str(game_id)).bytes[:8], "big", signed=True)
+
+
+@contextmanager
+def thinking_about(game_id: Any) -> Iterator[bool]:
+    """Whether this worker may think for the game (no other worker is): held for the block."""
+    if connection.vendor != "postgresql":
+        yield True
+        return
+    key = _lock_key(game_id)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        (mine,) = cursor.fetchone()
+    try:
+        yield mine
+    finally:
+        if mine:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+            except DatabaseError:
+                pass  # the connection is gone, and the lock with it
+
+
+def slow_computer_move_play(
+    *, game_id: Any, expected_ply: int, level: str | None = None
+) -> Game | None:
+    """Take a place in the lane of the slow computer `level` (None, as sent before there were
+    lanes a level: every slow level): play the move of the fairest game waiting now (see the
+    module), or of the game that sent this place (`game_id` at `expected_ply`) when the lane
+    is empty. Returns the game moved, or None when there was nothing to do (or every game
+    waiting is being thought about by another worker)."""
+    turns = computer_turns_waiting(SLOW_LEVELS if level is None else {level})
+    if not turns:
+        return computer_move_play(game_id=game_id, expected_ply=expected_ply)
+    for turn in fairest_first(turns):
+        with thinking_about(turn.game_id) as mine:
+            if mine:
+                return computer_move_play(game_id=turn.game_id, expected_ply=turn.ply)
+    return None

@@ -1,34 +1,45 @@
-"""Playing moves: in memory through the engine, then written (the log entries, the seats, the
-game), with what follows a move: the result when it ends the game, the players newly to move
-told, and the computer asked to play when it is to move. `moves`, `clocks`' timeouts and
-`endings` all play through here; the caller holds the game's lock and has checked who may move.
+"""Playing moves: the game's row read and locked, moves played in memory through the engine,
+then written (the log entries, the seats, the game), with what follows a move: the next round's
+deal, the result when it ends the game, the players newly to move told, and the computer asked
+to play when it is to move. `moves` (a player's, the computer's, the server's at a timeout) and
+`endings` play through here; every write to a game starts from `lock_game`.
 
 The order is the move path's: lock -> check -> engine -> append -> save -> on commit, follow-ups.
-The unique (game, number) constraint on the log is the backstop.
+The unique (game, number) constraint on the log is the backstop. The log is written only here
+(and at the start of a game, for its first deal, through `deal_round`).
+
+Deals anyone can check (README, "Checking a game's deals"; the scheme is `azul.fairness`'s): a
+game with a seed draws each round's deal from its deal key, the seed mixed with the players'
+contributions (`azul.fairness.deal_tiles`), so that anyone can check the deals once the seed is
+shown at the end. The seed is read only here (to pick the first player and deal) and shown
+only once the game is over (`presenters.deals`); it goes into no message, log line or error. A
+game created before that has no seed: its deals are drawn with `random.SystemRandom()` at the
+moment a round starts, as they always were.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import zlib
 from collections import Counter
+from functools import partial
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 import azul
 from accounts.models import User
+from azul import fairness
 from azul.ai.bots import choose_move
 from core.ops import metrics
 from core.tasks import send_on_commit
 from games import effects, follow_ups
-from games.errors import IllegalMoveError, InvalidNotation
+from games.errors import GameNotFound, IllegalMoveError, InvalidNotation
 from games.models import Game, LogEntry, Seat
-from games.presenters.engine_words import engine_error_text
+from games.selectors import games_waiting_forget, parse_game_id
 from games.services.clocks import turn_deadline
-from games.services.locking import human_player_ids, started_state
-from games.services.log import deal_round, next_log_entry
 from games.standings import resigned_last
 
 logger = logging.getLogger(__name__)
@@ -37,11 +48,102 @@ MOVE_FIELDS = ["state", "ply", "status", "finished_at", "turn_deadline", "update
 """The game's fields a move may change, saved after every move."""
 
 
-def computer_seat_to_move(seats: list[Seat], state: azul.State) -> Seat | None:
-    """The seat the computer plays that is to move in `state`, if any (the first, when several
-    tile)."""
-    to_move = set(state.to_move)
-    return next((s for s in seats if s.played_by_computer and s.position in to_move), None)
+def read_game(game_id: Any, *, lock: bool) -> Game:
+    """The game with its seats and their players as `seat_list` (so that the caller can answer
+    with the game as it is after the write, without reading it again); with `lock`, its row
+    locked until the end of the transaction, and the seats read once the lock is granted.
+
+    Two plain queries rather than `with_seats()`: the creator is one of the seats' players, and
+    a prefetch costs a move more than the query it runs."""
+    games = Game.objects.select_for_update() if lock else Game.objects.all()
+    try:
+        game = games.get(pk=parse_game_id(game_id))
+    except Game.DoesNotExist:
+        raise GameNotFound() from None
+    game.seat_list = list(Seat.with_players().filter(game=game))
+    creator = next((s.user for s in game.seat_list if s.user_id == game.created_by_id), None)
+    if creator is not None:
+        game.created_by = creator
+    return game
+
+
+def lock_game(game_id: Any) -> Game:
+    """`read_game` with the game's row locked until the end of the transaction: the first
+    statement of every write to a game.
+
+    Any write may change whose turn it is or who is invited: the counts of games and
+    invitations waiting (every page's header) of the people at the table as it is now, an
+    invitee who declines or whose seat is given away included, are read afresh
+    (`forget_waiting_counts`; a player newly invited to a seat: `seat_invite`)."""
+    game = read_game(game_id, lock=True)
+    forget_waiting_counts(game.seat_list)
+    return game
+
+
+def forget_waiting_counts(seats: list[Seat]) -> None:
+    """Whose turn it is changed: the players' counts of games waiting for them are read afresh,
+    now (for the rest of this transaction) and once it commits (in case a reader stored the
+    count from before in between)."""
+    players = Seat.human_player_ids(seats)
+    games_waiting_forget(players)
+    transaction.on_commit(partial(games_waiting_forget, players))
+
+
+def deal_key(game: Game, seats: list[Seat]) -> bytes | None:
+    """The game's deal key, from its seed and its seats' contributions in seat order; None for
+    a game without a seed (created before deals could be checked), dealt as before."""
+    if not game.deal_seed:
+        return None
+    contributions = [s.deal_contribution for s in sorted(seats, key=lambda s: s.position)]
+    return fairness.deal_key(bytes.fromhex(game.deal_seed), contributions)
+
+
+def first_player(game: Game, seats: list[Seat]) -> int:
+    """The seat (from 0) that starts the game: from the deal key, or at random for a game
+    without a seed."""
+    key = deal_key(game, seats)
+    if key is None:
+        return random.SystemRandom().randrange(game.num_players)
+    return fairness.first_player(key, game.num_players)
+
+
+def round_tiles(game: Game, seats: list[Seat], state: azul.State) -> list[list[str]]:
+    """The factory fill of the round about to be dealt in `state`: from the deal key, or for a
+    game without a seed drawn at random now (nothing about future draws exists before then)."""
+    key = deal_key(game, seats)
+    if key is None:
+        return azul.draw_tiles(state, random.SystemRandom())
+    return fairness.deal_tiles(state, key)
+
+
+def next_log_entry(
+    game: Game, entry: dict[str, Any], *, mover_kind: str = "", mover: User | None = None
+) -> LogEntry:
+    """The log entry `entry` (an engine log dict) as the game's next, numbered with its ply, and
+    the game's ply moved past it; the caller writes the entries it collects in one INSERT. A
+    move says who made it (`LogEntry.Mover`, and a person's account)."""
+    log_entry = LogEntry(
+        game=game,
+        number=game.ply,
+        kind=entry["kind"],
+        player=entry.get("player"),
+        data=entry,
+        mover_kind=mover_kind,
+        mover=mover,
+    )
+    game.ply += 1
+    return log_entry
+
+
+def deal_round(
+    game: Game, state: azul.State, entries: list[LogEntry], *, seats: list[Seat]
+) -> azul.State:
+    """Draw the next round's factory fill now (from the deal key of the game and its `seats`,
+    or at random for a game without a seed), add its log entry to `entries`, and return the
+    state after it."""
+    tiles = round_tiles(game, seats, state)
+    entries.append(next_log_entry(game, azul.deal_entry(tiles)))
+    return azul.deal(state, tiles=tiles)
 
 
 def computer_choice(game: Game, seat: Seat, state: azul.State, level: str | None = None) -> str:
@@ -67,7 +169,7 @@ def tell_newly_to_move(game: Game, seats: list[Seat], before: azul.State | None)
     newly = set(state.to_move)
     if before is not None and state.round == before.round:
         newly -= set(before.to_move)
-    players = human_player_ids([s for s in seats if not s.autoplay], newly)
+    players = Seat.human_player_ids([s for s in seats if not s.autoplay], newly)
     effects.tell_players(kind="your_turn", game=game, recipient_ids=players)
 
 
@@ -84,7 +186,7 @@ def record_result(game: Game, seats: list[Seat], state: azul.State) -> None:
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
     game.turn_deadline = None
-    effects.tell_players(kind="game_over", game=game, recipient_ids=human_player_ids(seats))
+    effects.tell_players(kind="game_over", game=game, recipient_ids=Seat.human_player_ids(seats))
 
 
 def play_in_memory(
@@ -101,21 +203,17 @@ def play_in_memory(
     seats' scores if it ends the game) and return the log entries to append: the move, then the
     next round's deal when one is due. The move is logged as made by `player`, the person who
     holds the seat, when given; else by the server if made at a `timeout` (and marked so in the
-    engine's entry), else by the computer. The caller has checked that `position` may move."""
+    engine's entry), else by the computer. The caller has checked that `position` may move;
+    InvalidNotation or IllegalMoveError, carrying the engine's error, when the engine refuses
+    the move."""
     try:
         parsed = azul.parse_move(move)
     except azul.InvalidNotation as exc:
-        raise InvalidNotation(
-            _("Not a move %(move)s: %(reason)s")
-            % {"move": repr(move), "reason": engine_error_text(exc)}
-        ) from None
+        raise InvalidNotation(move=move, engine_error=exc) from None
     try:
         new_state = azul.play(state, parsed, position)
     except azul.IllegalMove as exc:
-        raise IllegalMoveError(
-            _("Illegal move %(move)s: %(reason)s")
-            % {"move": repr(move), "reason": engine_error_text(exc)}
-        ) from None
+        raise IllegalMoveError(move=move, engine_error=exc) from None
 
     entry = azul.move_entry(position, parsed)
     if timeout:
@@ -158,7 +256,7 @@ def write_moves(
         Seat.objects.bulk_update(seats, list(seat_fields))
     game.save(update_fields=MOVE_FIELDS)
     tell_newly_to_move(game, seats, before)
-    computer = computer_seat_to_move(seats, started_state(game))
+    computer = Seat.computer_to_move(seats, game.started_state().to_move)
     if game.status == Game.Status.ACTIVE and computer is not None:
         ask_computer_to_move(game, computer)
 
@@ -199,7 +297,7 @@ def play_and_write(
 ) -> Game:
     """Play and write a move, by `player` (else the computer's); the caller holds the game's
     lock and has checked that `position` may move."""
-    before = started_state(game)
+    before = game.started_state()
     entries = play_in_memory(game, seats, before, position, move, player=player)
     write_moves(game, seats, entries, before)
     return game

@@ -1,9 +1,13 @@
-"""Setting a game up: created (its settings checked by `game_settings`), joined, called off,
-and started once every seat is filled. Invitations and the creator's choices for a seat are in
-`invitations`."""
+"""Setting a game up: created (its settings checked by `game_settings`, its secret deal seed
+picked), joined, called off, and started once every seat is filled; who may invite whom and join
+whom; the players' contributions to the deals, taken as they sit down. Invitations and the
+creator's choices for a seat are in `invitations`."""
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -16,24 +20,20 @@ import azul
 from accounts.locking import lock_player
 from accounts.models import User
 from accounts.names import player_name
+from accounts.selectors import blocked_either_way
+from accounts.time_zones import local_time_text
+from azul import fairness
 from games import effects
-from games.errors import GameConflict, InvalidAction
-from games.models import Game, LogEntry, Seat
-from games.services import deals
+from games.errors import DeclinedRecently, GameConflict, InvalidAction, InvalidContribution
+from games.models import Game, InvitationDecline, LogEntry, Seat
 from games.services.clocks import turn_deadline
-from games.services.deals import contribution_or_new, deal_seed_new
 from games.services.game_settings import SeatSpec, validate_settings
-from games.services.invite_rules import require_may_invite, require_may_join
-from games.services.locking import (
-    forget_waiting_counts,
-    human_player_ids,
-    lock_game,
-    seat_of_user,
-)
-from games.services.log import deal_round
 from games.services.playing import (
     ask_computer_to_move,
-    computer_seat_to_move,
+    deal_round,
+    first_player,
+    forget_waiting_counts,
+    lock_game,
     tell_newly_to_move,
 )
 
@@ -209,7 +209,7 @@ def game_join(*, game_id: Any, user: User, contribution: str | None = None) -> G
         game = lock_game(game_id)
         require_open(game)
         seats = list(game.seat_list)
-        mine = seat_of_user(seats, user)
+        mine = Seat.of_user(seats, user)
         if mine is not None:
             if mine.invitation == Seat.Invitation.PENDING:
                 raise InvalidAction(
@@ -287,13 +287,13 @@ def _start(game: Game, seats: list[Seat], by: User) -> None:
     """Every seat is filled (`by` filled the last): pick the first player, draw the first deal
     (from the deal key, the seed and every contribution, for a game with a seed), start the
     clock, and tell the others."""
-    first_player = deals.first_player(game, seats)
-    state = azul.new_game(game.num_players, game.variant, first_player)
+    starter = first_player(game, seats)
+    state = azul.new_game(game.num_players, game.variant, starter)
     entries: list[LogEntry] = []
     state = deal_round(game, state, entries, seats=seats)
     LogEntry.objects.bulk_create(entries)
     now = timezone.now()
-    game.first_player = first_player
+    game.first_player = starter
     game.set_engine_state(state)
     game.status = Game.Status.ACTIVE
     game.started_at = now
@@ -302,8 +302,91 @@ def _start(game: Game, seats: list[Seat], by: User) -> None:
     forget_waiting_counts(seats)
     # Those who were waiting for the game to fill hear that it started; whoever filled it is
     # at the table, and hears only that it is their turn (after the grace period).
-    others = [pk for pk in human_player_ids(seats) if pk != by.pk]
+    others = [pk for pk in Seat.human_player_ids(seats) if pk != by.pk]
     effects.tell_players(kind="game_started", game=game, recipient_ids=others)
     tell_newly_to_move(game, [s for s in seats if s.user_id not in others], None)
-    if (computer := computer_seat_to_move(seats, state)) is not None:
+    if (computer := Seat.computer_to_move(seats, state.to_move)) is not None:
         ask_computer_to_move(game, computer)
+
+
+# Who may invite whom (README, "Fair play"): nobody invites a player who blocked them or whom
+# they blocked (`accounts.models.Block`), nor, for INVITATION_DECLINE_COOLDOWN_DAYS, a player who
+# declined one of their invitations; and the lobby keeps players who blocked each other apart.
+# Checked by every way of inviting (a new game, a seat, a rematch) and by joining from the lobby.
+# A refusal never says who blocked whom.
+
+
+def decline_cooldown() -> timedelta:
+    return timedelta(days=settings.INVITATION_DECLINE_COOLDOWN_DAYS)
+
+
+def require_may_invite(*, inviter: User, invitees: Iterable[User]) -> None:
+    """GameConflict (409) if `inviter` may not invite one of `invitees`: `cannot_invite` when
+    either has blocked the other, `declined_recently` (with `until`) when the player declined
+    an invitation of theirs in the cool-down (two queries at most; none for no invitees)."""
+    invitees = [u for u in invitees if u.pk != inviter.pk]
+    if not invitees:
+        return
+    if blocked_either_way(user_id=inviter.pk, other_ids=[u.pk for u in invitees]):
+        raise GameConflict(_("You cannot invite this player."), code="cannot_invite")
+    decline = (
+        InvitationDecline.objects.filter(
+            inviter=inviter,
+            invitee__in=[u.pk for u in invitees],
+            declined_at__gte=timezone.now() - decline_cooldown(),
+        )
+        .order_by("-declined_at")
+        .first()
+    )
+    if decline is not None:
+        invitee = next(u for u in invitees if u.pk == decline.invitee_id)
+        until = decline.declined_at + decline_cooldown()
+        raise DeclinedRecently(
+            _(
+                "%(name)s declined an invitation of yours lately: you can invite them again"
+                " from %(until)s."
+            )
+            % {"name": player_name(invitee), "until": local_time_text(until)},
+            until=until,
+        )
+
+
+def require_may_join(*, user: User, seats: Iterable[Seat]) -> None:
+    """GameConflict (409, `cannot_join`) if a player seated at (or invited to) the game has
+    blocked `user` or is blocked by them (one query)."""
+    if blocked_either_way(user_id=user.pk, other_ids=[s.user_id for s in seats if s.user_id]):
+        raise GameConflict(_("You cannot join this game."), code="cannot_join")
+
+
+def decline_record(*, game: Game, invitee: User) -> None:
+    """`invitee` declined an invitation to `game`, from its creator: remembered for the
+    cool-down, whatever becomes of the seat."""
+    InvitationDecline.objects.create(invitee=invitee, inviter_id=game.created_by_id, game=game)
+
+
+# A game's seed and the players' contributions to its deals (the deals themselves:
+# `playing.deal_key`).
+def deal_seed_new(game: Game) -> None:
+    """Give the new `game` (not saved yet) its secret seed and the commitment to it."""
+    seed = secrets.token_bytes(fairness.SEED_BYTES)
+    game.deal_seed = seed.hex()
+    game.deal_commitment = fairness.commitment(seed)
+
+
+def contribution_or_new(value: object) -> str:
+    """The player's contribution to the deals as sent (the API's `contribution`, the forms'
+    hidden field the page's script fills), or one made up for them when they sent none (a form
+    without JavaScript); InvalidContribution (400) saying what is wrong with one that cannot
+    be."""
+    if value is None or value == "":
+        return secrets.token_hex(fairness.CONTRIBUTION_MAX // 2)
+    if fairness.contribution_problem(value) is not None:
+        raise InvalidContribution(
+            _(
+                "A contribution to the deals is 1 to %(most)s printable ASCII characters (letters,"
+                " digits and punctuation, no spaces)."
+            )
+            % {"most": fairness.CONTRIBUTION_MAX}
+        )
+    assert isinstance(value, str)
+    return value

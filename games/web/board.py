@@ -40,6 +40,7 @@ from games.errors import GameError, GameNotFound
 from games.forms import MoveForm
 from games.models import Game
 from games.presenters.board import board_log, board_page
+from games.presenters.engine_words import refusal_text
 from games.presenters.game import game_actions
 from games.presenters.next_game import (
     MOVED_IN_PARAM,
@@ -237,7 +238,8 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
                 raise Http404(exc.message) from None
             except GameError as exc:
                 messages.error(
-                    request, _("Your move was not played: %(reason)s") % {"reason": exc.message}
+                    request,
+                    _("Your move was not played: %(reason)s") % {"reason": refusal_text(exc)},
                 )
             else:
                 move = form.cleaned_data["move"]

@@ -36,7 +36,7 @@ from games.selectors.calendar import (
     calendar_games,
     token_digest,
 )
-from games.services.calendar_feeds import calendar_feed_renew, calendar_feed_turn_off
+from games.services.players import calendar_feed_renew, calendar_feed_turn_off
 
 CACHE_SECONDS = 300
 """How long a calendar app (or a proxy on the player's side) may keep the feed without asking."""

@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 
 from games.models import CalendarFeed
-from games.services.calendar_feeds import calendar_feed_renew
+from games.services.players import calendar_feed_renew
 from tests.e2e.test_axe import serious_violations
 from tests.support.browser import DESKTOP, PHONE, signed_in
 from tests.support.factories import start_game

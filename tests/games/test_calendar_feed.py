@@ -22,7 +22,7 @@ from azul_site.account_deletion import account_delete
 from core.ops.error_reports import scrub_path
 from games import services
 from games.models import CalendarFeed, Game, Seat
-from games.services.calendar_feeds import calendar_feed_renew
+from games.services.players import calendar_feed_renew
 from tests.support.factories import PASSWORD, client_for, start_game
 from tests.support.play import finish, waiting_for
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat
-from games.services import locking, playing
+from games.services import playing
 from ratings import services as rating_services
 from ratings import skill as rating_skill
 from ratings.models import PlayerRecord, RatedGame, Rating
@@ -103,7 +103,7 @@ def finished_game_with_places(start_game, users, places: list[int]) -> tuple[Gam
     that locks it, as `write_moves` does (through `games.effects.game_finished`)."""
     game = start_game(*users)
     with transaction.atomic():
-        game = locking.lock_game(game.id)
+        game = playing.lock_game(game.id)
         seats = list(game.seat_list)
         for seat, place in zip(seats, places, strict=True):
             seat.place, seat.final_score = place, 50 - 10 * place
@@ -155,7 +155,7 @@ def test_finishing_twice_changes_ratings_once(start_game, alice, bob, carol):
 
     # A retried finish: the finishing write runs again under the game's lock.
     with transaction.atomic():
-        locked = locking.lock_game(game.id)
+        locked = playing.lock_game(game.id)
         seats = list(locked.seat_list)
         state = locked.engine_state()
         playing.record_result(locked, seats, state)
@@ -163,7 +163,7 @@ def test_finishing_twice_changes_ratings_once(start_game, alice, bob, carol):
     assert snapshot() == rated
     # The rating service on its own, too.
     with transaction.atomic():
-        locked = locking.lock_game(game.id)
+        locked = playing.lock_game(game.id)
         assert not rating_services.game_rate(game=locked, seats=list(locked.seat_list))
     assert snapshot() == rated
     # And the tasks that could come late: nothing is left to play.

@@ -16,8 +16,7 @@ from azul import fairness
 from azul.ai.bots import choose_move
 from games import selectors, services
 from games.models import Game, LogEntry
-from games.services.deals import deal_key
-from games.services.log import next_log_entry
+from games.services.playing import deal_key, next_log_entry
 from tests.support import factories
 from tests.support.mail import only_these
 from tests.support.urls import games_url

@@ -62,16 +62,16 @@ def test_the_unique_log_number_is_a_backstop_when_the_lock_is_bypassed(
     """If two writers ever passed the ply check together, the second insert fails cleanly."""
     from games import services
     from games.errors import StaleMove
-    from games.services import locking
+    from games.services import playing
 
     game = Game.objects.get(pk=active_game["id"])
     mover = alice if player_to_move(active_game) == "alice" else bob
-    stale_copy = locking.read_game(game.pk, lock=False)
+    stale_copy = playing.read_game(game.pk, lock=False)
     legal = active_game["legal_moves"] or legal_moves_of(mover, game)
     services.move_submit(game_id=game.pk, user=mover, move=legal[0], expected_ply=game.ply)
 
     # The move path's locked read returns the game as it was before the first move.
-    monkeypatch.setattr(locking, "read_game", lambda game_id, lock: stale_copy)
+    monkeypatch.setattr(playing, "read_game", lambda game_id, lock: stale_copy)
     with pytest.raises(StaleMove) as caught:
         services.move_submit(game_id=game.pk, user=mover, move=legal[0], expected_ply=game.ply)
     assert caught.value.current_ply == Game.objects.get(pk=game.pk).ply
@@ -146,7 +146,7 @@ def test_the_lock_sees_the_seat_filled_while_it_waited(alice, bob):
 
     from games import services
     from games.models import Seat
-    from games.services import locking
+    from games.services import playing
 
     game = services.game_create(
         creator=alice,
@@ -160,7 +160,7 @@ def test_the_lock_sees_the_seat_filled_while_it_waited(alice, bob):
     def writer() -> None:
         try:
             with transaction.atomic():
-                locking.lock_game(game.id)
+                playing.lock_game(game.id)
                 locked.set()
                 time.sleep(0.5)  # the reader is now waiting for the lock
                 Seat.objects.filter(game=game, position=1).update(user=bob)
@@ -172,7 +172,7 @@ def test_the_lock_sees_the_seat_filled_while_it_waited(alice, bob):
         try:
             locked.wait(timeout=10)
             with transaction.atomic():
-                seen = locking.lock_game(game.id)
+                seen = playing.lock_game(game.id)
                 waited["status"] = seen.status
                 waited["users"] = [s.user_id for s in seen.seats.all()]
         finally:

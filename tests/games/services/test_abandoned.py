@@ -15,9 +15,8 @@ import core.tasks
 from azul.ai import bots
 from games import follow_ups, services
 from games.models import Game, LogEntry, Seat
-from games.services.locking import lock_game
 from games.services.moves import TIMEOUTS_BEFORE_AUTOPLAY
-from games.services.playing import play_and_write
+from games.services.playing import lock_game, play_and_write
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """A game's version (`updated_at`, what its cached views and boards are keyed by) changes when
-something it shows of a player changes, and only then (`games.services.versions`)."""
+something it shows of a player changes, and only then (`games.services.players`)."""
 
 import pytest
 
