@@ -16,12 +16,12 @@ from games import selectors
 from games.api.base import ERRORS, GameApiBase
 from games.record.export import game_export
 from games.record.replay import replay_visible
-from games.record.serializers import (
+from games.record.study_import import ImportLimitReached, study_import, study_imported
+from games.serializers import (
     GameExportSerializer,
     ImportErrorSerializer,
     StudyImportedSerializer,
 )
-from games.record.study_import import ImportLimitReached, study_import, study_imported
 
 
 class GameExportApi(GameApiBase):

@@ -1,20 +1,34 @@
 """What a request asks of a wait: how long (`?wait=`, `?wait_for_turn=`), from which version
-(`If-None-Match`), and whether the server that received it may keep it waiting."""
+(`If-None-Match`, the game's version as the viewer sees it: `version_or_404`, which the board
+page reads too), and whether the server that received it may keep it waiting."""
 
 from __future__ import annotations
 
 import hashlib
 import math
+from uuid import UUID
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 
-from games.selectors import GameVersion
+from accounts.models import User
+from games.errors import GameNotFound
+from games.selectors import GameVersion, game_version
 
 MAX_WAIT_SECONDS = 60
 """The longest wait a request may ask for (`?wait_for_turn=`, `?wait=`)."""
+
+
+def version_or_404(game_id: UUID, viewer: User | AnonymousUser | None) -> GameVersion:
+    """The game's version as `viewer` sees it (`selectors.game_version`); a 404 page when there
+    is no such game."""
+    try:
+        return game_version(game_id=game_id, viewer=viewer)
+    except GameNotFound as exc:
+        raise Http404(exc.message) from None
 
 
 class BadWait(ValueError):

@@ -19,9 +19,16 @@ from django.views.decorators.http import require_GET
 
 from accounts.middleware import shows_no_times
 from games import live_marks as marks
-from games.live.conditions import BadWait, can_wait, etag, if_none_match, matches, wait_seconds
+from games.live.conditions import (
+    BadWait,
+    can_wait,
+    etag,
+    if_none_match,
+    matches,
+    version_or_404,
+    wait_seconds,
+)
 from games.live.watcher import TooManyWaits, holds_share, max_waits_per_player, wait_for_change
-from games.web.board import version_or_404
 
 RETRY_AFTER_SECONDS = 5
 """What a wait refused past the player's cap tells them to wait before asking again."""

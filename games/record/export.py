@@ -29,7 +29,7 @@ nothing (unknown); so does a reader of the format before it, which ignores both.
 the seed and the players' contributions (`presenters.deals`): `python -m azul.verify
 export.json` then checks every deal (`azul.fairness`). `format_version` changes only when a
 reader of the previous version could misread a file (`"server"` changed nothing for them).
-`games.record.study_import` reads such a file back; `games.record.serializers` describes the
+`games.record.study_import` reads such a file back; `games.serializers` describes the
 format for the API's schema.
 
 Who may export a game is who may replay it (`games.record.replay.replay_visible`), checked by
@@ -44,7 +44,7 @@ from django.utils import translation
 
 import azul
 from accounts.models import User
-from core.slots.additions import additions_collect, game_export_additions
+from core.slots import game_export_additions
 from games.models import Game, LogEntry, Seat
 from games.presenters.deals import deals_view
 from games.presenters.game import result_view
@@ -126,6 +126,6 @@ def game_export(*, game: Game) -> dict[str, Any]:
             "finished_at": game.finished_at,
             "ply": game.ply,
         },
-        # What other apps add (the chat, when every player allowed it): `core.slots.additions`.
-        **additions_collect(game_export_additions, game=game),
+        # What other apps add (the chat, when every player allowed it): `core.slots`.
+        **game_export_additions.collect(game=game),
     }

@@ -5,7 +5,7 @@ with the game's version: so the board's markup (`_board.html`, and on the page t
 actions) is rendered once per version, viewer, language and time zone (`_board_markup`), and a
 GET reads the version (one small query) and that markup. Two things in it differ from one
 request to the next of the same version, and are left as holes to fill: the CSRF token of its
-forms and the time left to the deadline. The panels other apps add to the page (`core.slots.panels`:
+forms and the time left to the deadline. The panels other apps add to the page (`core.slots`:
 a finished game's analysis) are told what the kept markup knows of the game (whether it is a
 study, its seats' names, the viewer's seat), so that they read nothing of the game again.
 """
@@ -18,7 +18,6 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -34,10 +33,11 @@ from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from core.outages.cache import cached
 from core.pages.holes import CSRF_HOLE, csrf_filled
-from core.slots.panels import game_over_panels, game_page_panels, panels_render
+from core.slots import game_over_panels, game_page_panels
 from games import effects, selectors, services
 from games.errors import GameError, GameNotFound
 from games.forms import MoveForm
+from games.live.conditions import version_or_404
 from games.models import Game
 from games.presenters.board import board_log, board_page
 from games.presenters.engine_words import refusal_text
@@ -82,15 +82,6 @@ class BoardMarkup(TypedDict):
     actions: str
 
 
-def version_or_404(game_id: UUID, viewer: User | AnonymousUser | None) -> selectors.GameVersion:
-    """The game's version as `viewer` sees it (`selectors.game_version`); a 404 page when there
-    is no such game."""
-    try:
-        return selectors.game_version(game_id=game_id, viewer=viewer)
-    except GameNotFound as exc:
-        raise Http404(exc.message) from None
-
-
 def _board_context(version: selectors.GameVersion, viewer: User) -> dict[str, Any]:
     """What `_board.html` reads: the game as `viewer` sees it (`presenters.board.board_page`),
     its URLs and, once it has a board, the board's parts rendered."""
@@ -132,10 +123,10 @@ def _render_board_markup(
     # One title for the page's <title> and the board's `data-title`, which the page's script
     # shows as a new board is swapped in (whose turn it is changes the title).
     context.update(page_title=render_to_string("games/_page_title.html", context).strip())
-    # What other apps say in a finished game's banner (why it was not rated): `core.slots.panels`,
+    # What other apps say in a finished game's banner (why it was not rated): `core.slots`,
     # read here, as the markup is rebuilt, rather than by a template tag.
     context.update(
-        game_over_panels=panels_render(game_over_panels, request, game_id=version.id)
+        game_over_panels=game_over_panels.collect(request=request, game_id=version.id)
         if game_over
         else ""
     )
@@ -276,10 +267,9 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
         "next_game": next_game,
         # Arrived here by moving on from another game after a move there: which one, to go back.
         "moved_in": moved_in_game(request.GET.get(MOVED_IN_PARAM), user=request.user),
-        # What other apps show on a game's page (a finished game's analysis): `core.slots.panels`.
-        "game_page_panels": panels_render(
-            game_page_panels,
-            request,
+        # What other apps show on a game's page (a finished game's analysis): `core.slots`.
+        "game_page_panels": game_page_panels.collect(
+            request=request,
             game_id=version.id,
             status=markup["status"],
             is_study=markup["is_study"],

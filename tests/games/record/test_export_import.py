@@ -12,7 +12,7 @@ import azul
 from games import selectors, services
 from games.errors import GameError
 from games.models import Game, LogEntry, Seat
-from games.record.serializers import (
+from games.serializers import (
     ExportPlayerSerializer,
     GameExportSerializer,
     StudyImportedSerializer,
