@@ -91,7 +91,7 @@ def test_turns_that_do_not_wait_for_the_computer_are_left_alone(alice, bob, caro
 
 def test_one_players_many_slow_games_get_no_place_before_their_turn_in_the_lane(alice, bob, sent):
     """Alice has three games waiting for `strong`, Bob one: the lane serves Bob's first, then
-    Alice's oldest first (`slow_lane.fairest_first`). A game is taken for lost only once the
+    Alice's oldest first (`moves.fairest_first`). A game is taken for lost only once the
     thinking of the games before it and its own have passed, with the margin."""
     heavy = [computer_to_move(alice, "strong") for _ in range(3)]
     light = computer_to_move(bob, "strong")
