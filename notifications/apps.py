@@ -14,8 +14,9 @@ class NotificationsConfig(AppConfig):
         from notifications import receivers
 
         receivers.connect()
-        from core.slots.panels import settings_page_panels
-        from notifications import push_panels, webhook_panels
+        from core.slots import settings_page_panels
+        from notifications.push import panels as push_panels
+        from notifications.webhooks import panels as webhook_panels
 
         # Its panels on the settings page (an accounts page): push, then webhooks.
         settings_page_panels.connect(push_panels.settings_page_panel)
@@ -32,6 +33,6 @@ class NotificationsConfig(AppConfig):
         """For `manage.py sweep --every` between sweeps (`make run`, no worker): the emails,
         push notices and webhook calls that came due (a grace period ended), sent within
         seconds rather than at the next minute's sweep."""
-        from notifications import services
+        from notifications import outbox
 
-        return services.due_send()
+        return outbox.due_send()

@@ -1,6 +1,6 @@
 """The short form of a notification that a push notice or a webhook carries: a title, a line,
 the game's link and the one-click link that turns the kind off on that channel. In the
-recipient's language, from the email's subject (`emails.subject`), and with nothing the
+recipient's language, from the email's subject (`content.subject`), and with nothing the
 recipient may not see (no future draws, nothing of another player's that is hidden)."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 
-from notifications import emails, tokens
+from notifications import tokens
+from notifications.email import content
 from notifications.models import Notification
 
 
@@ -39,7 +40,7 @@ class ShortMessage:
 
 def short_message(notification: Notification, *, channel: str) -> ShortMessage:
     """`notification` (its recipient and profile loaded) as a push notice or a webhook says it."""
-    subject = emails.subject(notification)
+    subject = content.subject(notification)
     game_id = str(notification.game_id) if notification.game_id else None
     url = (
         settings.SITE_URL + reverse("games:detail", args=[game_id])

@@ -1,9 +1,16 @@
-"""The outbox of notification emails.
+"""The notifications app's rows, all importable from here (Django finds the app's models in this
+module): the shared ones below, and each channel's own (`push.models`, `webhooks.models`).
 
-Every email the site sends about games is first a `Notification` row, written in the same
-transaction as the change it is about: a row is never lost with a broker that was down, and a
-row is sent once, by whichever worker claims it with a compare-and-swap UPDATE
-(`sending.notification_send`). Rows are kept as the record of what was sent.
+- `Notification`: one thing to tell one player (a kind, about a game), written in the same
+  transaction as the change it is about, so it is never lost with a broker that was down. It is
+  also its own email's delivery in the outbox (`status`, `attempts`, `send_after`,
+  `claimed_until`, `sent_at`).
+- `ChannelDelivery`: the same notification carried by push to one device, or to one webhook:
+  a delivery of the outbox with the same fields.
+- `ChannelChoice`: which kinds a player has go to push or to webhooks.
+
+Every delivery is sent once, by whichever worker claims its row with a compare-and-swap UPDATE
+(`notifications.outbox`); rows are kept as the record of what was sent.
 """
 
 from django.conf import settings
@@ -11,6 +18,24 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from notifications.push.models import PushSubscription
+from notifications.webhooks.models import Webhook, WebhookTest
+
+__all__ = [
+    "CHANNEL_CHOICES",
+    "CHANNEL_CHOICES_DEFAULT",
+    "PREFERENCE_FIELDS",
+    "Channel",
+    "ChannelChoice",
+    "ChannelDelivery",
+    "Notification",
+    "PushSubscription",
+    "Webhook",
+    "WebhookTest",
+    "choice_of_kind",
+    "kinds_sharing_choice",
+]
 
 
 class Notification(models.Model):
@@ -32,8 +57,9 @@ class Notification(models.Model):
         # To the other players of a game: new chat messages, several collapsed into one email
         # (`receivers.tell_players`), for those who turned chat emails on.
         CHAT_MESSAGE = "chat_message", _("Chat message")
-        # To a webhook's owner: it kept failing and was turned off (`webhooks`). About no game,
-        # with no choice of its own: it tells of something the player set up that stopped.
+        # To a webhook's owner: it kept failing and was turned off (`webhooks.transport`). About
+        # no game, with no choice of its own: it tells of something the player set up that
+        # stopped.
         WEBHOOK_DISABLED = "webhook_disabled", _("Webhook turned off")
 
     class Status(models.TextChoices):
@@ -232,70 +258,11 @@ class ChannelChoice(models.Model):
         return f"{self.channel} choices of user {self.user_id}"
 
 
-class PushSubscription(models.Model):
-    """One device (a browser) that asked for push notices (the Push API's subscription)."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
-    )
-    # The player's name for the device ("Phone"), shown on the settings page.
-    name = models.CharField(max_length=60, blank=True)
-    # The push service's URL for this device: unguessable, and a secret of the player's.
-    endpoint = models.URLField(max_length=1000, unique=True)
-    # The browser's keys (RFC 8291), URL-safe base64.
-    p256dh = models.CharField(max_length=128)
-    auth = models.CharField(max_length=48)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_success_at = models.DateTimeField(null=True, blank=True)
-
-    def __str__(self) -> str:
-        return f"Push subscription {self.pk} of user {self.user_id}"
-
-
-class Webhook(models.Model):
-    """A URL the site calls (a POST) for a player's notifications: Discord, Slack, or any URL
-    with a signed JSON body."""
-
-    class Style(models.TextChoices):
-        DISCORD = "discord", _("Discord")
-        SLACK = "slack", _("Slack")
-        JSON = "json", _("JSON (signed)")
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
-    )
-    name = models.CharField(max_length=60, blank=True)
-    url = models.URLField(max_length=500)
-    style = models.CharField(max_length=8, choices=Style.choices, default=Style.JSON)
-    # The key of the body's HMAC-SHA256 signature, shown to its owner.
-    secret = models.CharField(max_length=64)
-    enabled = models.BooleanField(default=True)
-    # Failed calls in a row; at WEBHOOK_FAILURES_TO_DISABLE the webhook is turned off and its
-    # owner told by email.
-    consecutive_failures = models.PositiveSmallIntegerField(default=0)
-    disabled_reason = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_success_at = models.DateTimeField(null=True, blank=True)
-    # The last failed call's error and time, shown to the owner on the settings page.
-    last_error = models.TextField(blank=True)
-    last_failure_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(style__in=["discord", "slack", "json"]), name="webhook_style_choice"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"Webhook {self.pk} of user {self.user_id}"
-
-
 class ChannelDelivery(models.Model):
     """A notification carried by a channel other than email, to one device or one webhook:
-    written when the notification is sent (`deliveries.deliveries_create`, unique per
-    notification and target, so a repeat writes nothing), then claimed and sent once, as the
-    email is (`deliveries.delivery_send`)."""
+    written when the notification is sent (`outbox.deliveries_create`, unique per notification
+    and target, so a repeat writes nothing), then claimed and sent once by the outbox, as the
+    email is (`outbox.delivery_send`)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -353,36 +320,3 @@ class ChannelDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel} delivery of notification {self.notification_id} ({self.status})"
-
-
-class WebhookTest(models.Model):
-    """One "send a test" of a player's: counted against WEBHOOK_TESTS_PER_HOUR (in the
-    database, so that the limit holds with the cache down and across processes)."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
-    )
-    webhook = models.ForeignKey(
-        Webhook, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    sent = models.BooleanField(default=False)
-    # What the test got: the status, or why it failed.
-    answer = models.TextField(blank=True)
-    # When the worker had the answer (`webhook_services.webhook_test_send`); null while the test
-    # waits for it.
-    answered_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        indexes = [
-            models.Index(fields=["user", "created_at"], name="webhook_test_recent_idx"),
-            # The tests still waiting, for the sweep that sends those whose task was lost.
-            models.Index(
-                fields=["created_at"],
-                condition=Q(answered_at__isnull=True),
-                name="webhook_test_waiting_idx",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"Webhook test {self.pk} of user {self.user_id}"

@@ -1,5 +1,6 @@
-"""Reads for notifications: which games wait for a player, who is due a digest, and which kinds
-each channel beside the email takes."""
+"""Reads for notifications: what is due in the outbox, whether what a notification says is still
+true, and which kinds each channel beside the email takes (the email's own reads:
+`email.selectors`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import datetime
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from accounts.models import Delivery, Profile
 from games.models import Game, LogEntry, Seat
@@ -23,33 +24,9 @@ from notifications.models import (
 )
 
 
-def _waiting_seats() -> Any:
+def waiting_seats() -> Any:
+    """The seats whose player is to move in an active game."""
     return seats_to_move().filter(game__status=Game.Status.ACTIVE)
-
-
-def digest_recipients(
-    *, time_zones: Iterable[str], local_date: datetime.date, limit: int
-) -> list[Any]:
-    """Ids of active players in these time zones with the digest on who have no digest for
-    `local_date` yet and have something for one: a game waiting for them or a notification held
-    for the digest (one query)."""
-    user = OuterRef("user_id")
-    waiting = _waiting_seats().filter(user_id=user)
-    held = Notification.objects.filter(
-        recipient_id=user, status=Notification.Status.HELD, digest__isnull=True
-    )
-    done = Notification.objects.filter(
-        recipient_id=user, kind=Notification.Kind.DIGEST, digest_date=local_date
-    )
-    return list(
-        Profile.objects.filter(
-            email_digest=True, time_zone__in=list(time_zones), user__is_active=True
-        )
-        .filter(Exists(waiting) | Exists(held))
-        .exclude(Exists(done))
-        .order_by("user_id")
-        .values_list("user_id", flat=True)[:limit]
-    )
 
 
 def due(*, written_before: datetime.datetime, now: datetime.datetime) -> QuerySet[Notification]:
@@ -144,25 +121,6 @@ def without_chat_email_waiting(*, game_id: Any, recipient_ids: Iterable[Any]) ->
         .exclude(email_chat=Delivery.NEVER)
         .filter(~Exists(waiting))
         .values_list("user_id", flat=True)
-    )
-
-
-def invitation_emailed_since(*, notification: Notification, since: datetime.datetime) -> bool:
-    """Whether another invitation email from the same player (the creator of the game: for a
-    rematch, the player who asked for it) to the same recipient went, or is going, since
-    `since` (its `sent_at`, set when it is claimed to go: `sending`)."""
-    assert notification.game_id is not None, "an invitation is about a game"
-    return (
-        Notification.objects.filter(
-            kind=Notification.Kind.INVITATION,
-            recipient_id=notification.recipient_id,
-            game__created_by_id=Subquery(
-                Game.objects.filter(pk=notification.game_id).values("created_by_id")[:1]
-            ),
-            sent_at__gte=since,
-        )
-        .exclude(pk=notification.pk)
-        .exists()
     )
 
 

@@ -1,29 +1,24 @@
-"""Writes for notifications: the outbox of emails about games.
+"""Writes for notifications: recording them in the game's transaction, dropping those that are no
+longer true, unsubscribing, the player's choices per channel, and the sweep's sending.
 
-How a notification goes out, with nothing lost and nothing sent twice:
+How a notification is written, with nothing lost:
 
 1. `notify` (or `notify_players`) writes a pending row per recipient in the caller's
    transaction, the one that changes the game, so the row exists exactly when the change
    committed: one INSERT, which the game's writes (a move) can afford. Rows are unique per
    recipient, game, ply and kind: a repeated call writes nothing. A row is due now or, for
-   "your turn" and invitations, after a grace period (`grace_period`).
+   "your turn", chat messages and invitations, after a grace period (`grace_period`).
 2. Once that transaction commits, one Celery task is sent for the event (game, ply, kind), by
-   name, if it is due now; a row due later (in its grace period) is sent by the
-   sweep, every minute, once it is due. A broker that is down loses nothing: the sweep also
-   sends what is still pending a minute after it was written.
-3. The task (and the sweep) claims each row with one compare-and-swap UPDATE (pending, due, not
-   claimed or claim run out), and only the one that claimed it goes on. The recipient's choice
-   for the kind is read then, so a change of mind in between counts: "never" skips the row,
-   "digest" holds it for the daily digest, "immediately" sends it, and so does a "your turn"
-   or reminder only while it is still true (the player has not moved since), an invitation
-   only while it is still pending, and only the first of the day from the same player (a
-   hostile player cannot mail someone by inviting and cancelling over and over). Then the row is
-   marked sent, or after a failed send `send_after` is pushed back (exponential backoff) until
-   NOTIFY_MAX_ATTEMPTS attempts, and then it is marked failed.
-
-The one way an email can go twice: a sender that dies after the SMTP server accepted the message
-and before it marked the row sent leaves a claim that runs out, and the row is sent again. SMTP
-cannot be asked whether a message went, so this errs on the side of sending.
+   name, if it is due now; a row due later (in its grace period) is sent by the sweep, every
+   minute, once it is due. A broker that is down loses nothing: the sweep also sends what is
+   still pending a minute after it was written.
+3. The outbox (`notifications.outbox`) then sends it: the notification's email, its push notices
+   and its webhook calls, each claimed, sent and marked once by one mechanism. The recipient's
+   choice for the kind is read then, so a change of mind in between counts: "never" skips the
+   email, "digest" holds it for the daily digest, "immediately" sends it, and so does a "your
+   turn" or reminder only while it is still true (the player has not moved since), an
+   invitation only while it is still pending, and only the first of the day from the same player
+   (a hostile player cannot mail someone by inviting and cancelling over and over).
 """
 
 from __future__ import annotations
@@ -44,7 +39,8 @@ from django.utils import timezone
 from accounts.models import DELIVERY_FIELDS, Delivery
 from accounts.services import profile_update
 from core.tasks import send
-from notifications import deliveries, digests, seen, selectors, sending
+from notifications import outbox, seen, selectors
+from notifications.email import digests
 from notifications.models import (
     PREFERENCE_FIELDS,
     Channel,
@@ -62,12 +58,6 @@ logger = logging.getLogger(__name__)
 
 Kind = Notification.Kind
 Status = Notification.Status
-
-SEND_TASK = "notifications.tasks.send_notification"
-SEND_EVENT_TASK = "notifications.tasks.send_event"
-# The sweep leaves a row sent at once to its own task for this long after it was written.
-SWEEP_LAG = timedelta(minutes=1)
-SWEEP_BATCH = 500
 
 
 # -- writing notifications -----------------------------------------------------------------------
@@ -160,7 +150,7 @@ def grace_period(kind: str) -> timedelta:
     """How long a new notification of `kind` waits before it is sent: a "your turn", so that
     two players playing live get no email per move; an invitation, so that an invitation
     withdrawn at once (the game cancelled, the seat given to someone else) sends nothing
-    (`sending` drops what is no longer true when it is due)."""
+    (`outbox` drops what is no longer true when it is due)."""
     seconds = {
         Kind.YOUR_TURN: settings.NOTIFY_GRACE_SECONDS,
         # As "your turn": the messages of a live exchange make one email, none if the player
@@ -192,12 +182,12 @@ def _send_task(name: str, args: list[Any], countdown: float = 0) -> None:
 
 
 def _enqueue_event(game_id: str, ply: int, kind: str, countdown: float = 0) -> None:
-    _send_task(SEND_EVENT_TASK, [game_id, ply, kind], countdown)
+    _send_task(outbox.SEND_EVENT_TASK, [game_id, ply, kind], countdown)
 
 
 def _enqueue(notification_ids: list[int], countdown: float = 0) -> None:
     for notification_id in notification_ids:
-        _send_task(SEND_TASK, [notification_id], countdown)
+        _send_task(outbox.SEND_TASK, [notification_id], countdown)
 
 
 def event_send(*, game_id: Any, ply: int, kind: str) -> int:
@@ -205,7 +195,7 @@ def event_send(*, game_id: Any, ply: int, kind: str) -> int:
     pending = Notification.objects.filter(
         game_id=game_id, ply=ply, kind=kind, status=Status.PENDING
     ).values_list("pk", flat=True)
-    return sum(sending.notification_send(notification_id=pk) for pk in list(pending))
+    return sum(outbox.notification_send(notification_id=pk) for pk in list(pending))
 
 
 def turn_emails_skip(*, user_id: Any, game_id: Any) -> int:
@@ -272,7 +262,7 @@ def notifications_retry(*, notification_ids: Iterable[int]) -> int:
     return count
 
 
-# -- the sweep (the daily digest is in notifications.digests) ---------------------------------
+# -- the sweep (the daily digest is in notifications.email.digests) -----------------------------
 
 
 @dataclass(frozen=True)
@@ -282,26 +272,24 @@ class SweepResult:
     digests_sent: int
 
 
-def due_send() -> int:
-    """Send what came due and no task waits for: rows out of their grace period or a retry's
-    backoff, and those whose task was lost; then the push notices and webhook calls likewise.
-    How many went. The sweep's first step, and on its own the quick check between two sweeps
-    of `manage.py sweep --every` (`make run`, which has no worker), so that there a "your turn"
-    goes within seconds of its grace period's end, not at the next minute's sweep."""
-    now = timezone.now()
-    due = selectors.due_ids(written_before=now - SWEEP_LAG, now=now, limit=SWEEP_BATCH)
-    sent = sum(sending.notification_send(notification_id=pk) for pk in due)
-    return sent + deliveries.deliveries_sweep()
-
-
 def sweep() -> SweepResult:
     """Send what is still pending a minute after it was due (its task was lost, or never sent
     because the broker was down), then build and send the daily digests that are due. Any
     number of sweeps may run at once: each row is sent by the one that claims it."""
-    sent = due_send()
+    sent = outbox.due_send()
     built = digests.digests_build()
-    digests_sent = sum(sending.notification_send(notification_id=pk) for pk in built)
+    digests_sent = sum(outbox.notification_send(notification_id=pk) for pk in built)
     return SweepResult(sent=sent, digests_built=len(built), digests_sent=digests_sent)
+
+
+# -- the choices per channel ---------------------------------------------------------------------
+
+
+def channel_choices_set(*, user_id: Any, channel: str, choices: list[str]) -> None:
+    """Store the player's choices for `channel` (the settings page, the API, a turn-off link)."""
+    ChannelChoice.objects.update_or_create(
+        user_id=user_id, channel=channel, defaults={"choices": sorted(set(choices))}
+    )
 
 
 # -- unsubscribing -------------------------------------------------------------------------------
@@ -316,7 +304,7 @@ def unsubscribe(*, user_id: Any, kind: str, channel: str = Channel.EMAIL) -> Non
         choice = choice_of_kind(kind)
         with transaction.atomic():
             choices = selectors.channel_choices(user_id=user_id, channel=channel)
-            deliveries.channel_choices_set(
+            channel_choices_set(
                 user_id=user_id, channel=channel, choices=[c for c in choices if c != choice]
             )
             ChannelDelivery.objects.filter(

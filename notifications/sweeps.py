@@ -17,8 +17,9 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games.models import DAYS_PER_MOVE_CHOICES, Game
-from notifications import services, webhook_services
+from notifications import services
 from notifications.models import Notification
+from notifications.webhooks import services as webhook_services
 
 # A reminder goes when this share of a turn's time has passed.
 REMINDER_AT = 0.8

@@ -1,15 +1,13 @@
-from django.urls import path
+from django.urls import include, path
 
-from notifications import push_views, views, webhook_views
+from notifications import views
 
 app_name = "notifications"
 
+# Each channel's pages (its forms on the settings page) under this app's namespace: the one-click
+# unsubscribe link is every channel's.
 urlpatterns = [
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
-    path("devices/<int:subscription_id>/remove/", push_views.device_remove, name="device_remove"),
-    path("channels/", push_views.channels_save, name="channels_save"),
-    path("webhooks/add/", webhook_views.webhook_add, name="webhook_add"),
-    path("webhooks/<int:webhook_id>/remove/", webhook_views.webhook_remove, name="webhook_remove"),
-    path("webhooks/<int:webhook_id>/enable/", webhook_views.webhook_enable, name="webhook_enable"),
-    path("webhooks/<int:webhook_id>/test/", webhook_views.webhook_test, name="webhook_test"),
+    path("", include("notifications.push.urls")),
+    path("", include("notifications.webhooks.urls")),
 ]

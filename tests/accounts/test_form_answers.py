@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 
 from accounts import services
-from notifications import webhook_services
 from notifications.models import Webhook
+from notifications.webhooks import services as webhook_services
 from tests.support.http_sink import HttpSink
 
 pytestmark = pytest.mark.django_db

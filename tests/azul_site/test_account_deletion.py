@@ -16,7 +16,7 @@ from accounts.services import block_create, profile_update, token_create
 from analysis.models import Analysis
 from games import services
 from games.models import Game, InvitationDecline, Seat
-from notifications import sending
+from notifications import outbox
 from notifications.models import Notification
 from ratings.models import PlayerRecord, Rating
 from tests.support.factories import PASSWORD, client_for, invite_game
@@ -309,7 +309,7 @@ def test_an_email_to_another_player_names_the_deleted_player(
     row = Notification.objects.get(recipient=bob, game=trio, kind="resigned")
     Notification.objects.filter(pk=row.pk).update(send_after=row.created_at)
 
-    sending.notification_send(notification_id=row.pk)
+    outbox.notification_send(notification_id=row.pk)
 
     [message] = [m for m in sent("resigned") if m.to == ["bob@example.com"]]
     assert "deleted player" in message.subject + message.body

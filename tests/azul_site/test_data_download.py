@@ -120,8 +120,8 @@ def test_downloads_are_limited_per_player(alice, bob, monkeypatch):
 
 
 def test_the_download_holds_the_players_devices_and_webhooks_but_not_their_keys(alice, bob):
-    from notifications.deliveries import channel_choices_set
     from notifications.models import PushSubscription, Webhook
+    from notifications.services import channel_choices_set
 
     PushSubscription.objects.create(
         user=alice, name="Phone", endpoint="https://push.example/a1", p256dh="KEY", auth="AUTH"

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from core.tasks import send
 from games.models import Game, LogEntry
-from notifications import services
+from notifications import outbox
 from notifications.models import Notification
 from tests.support import factories
 from tests.support.mail import only_these
@@ -115,7 +115,7 @@ def test_sigterm_mid_email_sends_it_once_and_exits_0(
         worker = start_worker(
             redis_server.url, pool="prefork", EMAIL_URL=f"smtp://127.0.0.1:{port}"
         )
-        assert send(services.SEND_TASK, [notification.pk])
+        assert send(outbox.SEND_TASK, [notification.pk])
         assert sink.data_came.wait(15), worker.log()
 
         worker.process.send_signal(signal.SIGTERM)

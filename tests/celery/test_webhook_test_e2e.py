@@ -4,7 +4,7 @@ status, which the settings page asks for, then says what the webhook answered.""
 
 import pytest
 
-from notifications import webhook_services
+from notifications.webhooks import services as webhook_services
 from tests.support.http_sink import HttpSink
 from tests.support.workers import wait_for
 

@@ -12,7 +12,7 @@ import time_machine
 
 from chat import services as chat_services
 from games import effects
-from notifications import services
+from notifications import outbox, services
 from notifications.models import Notification
 from tests.support.mail import forget_notifications, sent
 
@@ -55,7 +55,7 @@ def write(user, game, text: str, callbacks) -> None:
 
 def after_the_grace_period(clock) -> None:
     clock.shift(timedelta(seconds=121))
-    clock.shift(services.SWEEP_LAG)
+    clock.shift(outbox.SWEEP_LAG)
     services.sweep()
 
 

@@ -8,9 +8,10 @@ import json
 import pytest
 from django.test import override_settings
 
-from notifications import devices
 from notifications.management.commands.vapid_keys import key_pair
 from notifications.models import PushSubscription
+from notifications.push import selectors as push_selectors
+from notifications.push import services as devices
 from tests.e2e.test_axe import serious_violations
 from tests.support.browser import PHONE, page_for
 from tests.support.push_service import Browser
@@ -67,7 +68,7 @@ def test_the_push_panel_by_keyboard_on_a_phone(browser, axe, live_server, alice,
     page.locator("#channel-choices button[type=submit]").focus()
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    assert "your_turn" not in devices.all_choices(user_id=alice.pk)["push"]
+    assert "your_turn" not in push_selectors.all_choices(user_id=alice.pk)["push"]
     assert not page.locator("#push-your_turn").is_checked()
 
     # Remove the first device by keyboard.

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import Profile
-from notifications import webhook_services
 from notifications.models import Webhook, WebhookTest
+from notifications.webhooks import services as webhook_services
 from tests.e2e.test_axe import serious_violations
 from tests.support.browser import DESKTOP, PHONE, signed_in
 from tests.support.http_sink import HttpSink

@@ -304,7 +304,7 @@ def test_a_refused_vacation_and_the_settings_form_in_korean(alice, client_for):
 
 
 def test_the_your_turn_email_is_in_korean(alice, bob, start_game):
-    from notifications import emails
+    from notifications.email import content as emails
     from notifications.models import Notification
 
     game = start_game(alice, bob)

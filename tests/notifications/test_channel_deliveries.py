@@ -1,4 +1,4 @@
-"""One outbox, several channels (notifications.deliveries): a notification that comes to be sent
+"""One outbox, several channels (notifications.outbox): a notification that comes to be sent
 writes one delivery per device and webhook whose channel takes its kind, each claimed and sent
 once, tried again after a passing failure, dropped when the device is gone; the email's rules
 (grace period, seen, still true) hold for every channel.
@@ -18,9 +18,11 @@ import pytest
 import time_machine
 
 from games import effects
-from notifications import deliveries, selectors, services, tasks, tokens
-from notifications.deliveries import Outcome
+from notifications import outbox, selectors, services, tasks, tokens
 from notifications.models import ChannelDelivery, Notification, PushSubscription, Webhook
+from notifications.outbox import Outcome
+from notifications.push import transport as push_transport
+from notifications.webhooks import transport as webhook_transport
 from tests.support.play import waiting_for
 from tests.support.urls import SITE_URL
 
@@ -46,14 +48,14 @@ class Recorder:
     def __call__(self, delivery: ChannelDelivery) -> Outcome:
         target = delivery.push_subscription_id or delivery.webhook_id
         self.calls.append((delivery.channel, target, delivery.notification.kind))
-        return self.answers.pop(0) if self.answers else deliveries.SENT
+        return self.answers.pop(0) if self.answers else outbox.SENT
 
 
 _recorder: Recorder | None = None
 
 
 def record(delivery: ChannelDelivery) -> Outcome:
-    """The sender both channels are pointed at (by dotted path, as the real ones are)."""
+    """The sender both channels are pointed at (their transports' `deliver`)."""
     assert _recorder is not None
     return _recorder(delivery)
 
@@ -62,8 +64,8 @@ def record(delivery: ChannelDelivery) -> Outcome:
 def recorder(monkeypatch):
     here = sys.modules[__name__]
     monkeypatch.setattr(here, "_recorder", Recorder())
-    path = f"{__name__}.record"
-    monkeypatch.setattr(deliveries, "CHANNEL_SENDERS", {"push": path, "webhook": path})
+    monkeypatch.setattr(push_transport, "deliver", record)
+    monkeypatch.setattr(webhook_transport, "deliver", record)
     return here._recorder
 
 
@@ -113,9 +115,9 @@ def test_a_due_notification_goes_once_to_each_device_and_webhook(
     clock.shift(timedelta(minutes=3))
     with django_capture_on_commit_callbacks(execute=True):
         services.sweep()
-        deliveries.deliveries_create(notification)
+        outbox.deliveries_create(notification)
     for row in rows:
-        assert deliveries.delivery_send(delivery_id=row.pk) is False
+        assert outbox.delivery_send(delivery_id=row.pk) is False
     assert len(recorder.calls) == 3
     assert ChannelDelivery.objects.filter(notification=notification).count() == 3
 
@@ -144,7 +146,7 @@ def test_each_channel_takes_only_the_kinds_the_player_chose(
     alice, bob, start_game, clock, recorder, django_capture_on_commit_callbacks
 ):
     phone, hook = device(alice), webhook(alice)
-    deliveries.channel_choices_set(user_id=alice.pk, channel="push", choices=["game_over"])
+    services.channel_choices_set(user_id=alice.pk, channel="push", choices=["game_over"])
     game = waiting_for(start_game(alice, bob), alice)
 
     due_your_turn(alice, game, django_capture_on_commit_callbacks, clock)
@@ -242,3 +244,39 @@ def test_an_email_token_made_before_channels_existed_still_reads_as_email(alice)
     assert tokens.unsubscribe_target_read(token) == (alice.pk, "reminder", "email")
     with pytest.raises(tokens.BadToken):
         tokens.unsubscribe_target_read(token + "x")
+
+
+def test_the_rows_of_every_channel_read_alike(alice, bob, start_game):
+    """What a count of deliveries per channel reads (the soak's): one shape for the email (the
+    notification's own row) and for each push notice and webhook call."""
+    game = waiting_for(start_game(alice, bob), alice)
+    notification = Notification.objects.create(
+        recipient=alice, kind="game_over", game=game, ply=game.ply + 50, status="sent"
+    )
+    ChannelDelivery.objects.create(
+        notification=notification,
+        channel="push",
+        push_subscription=device(alice),
+        send_after=notification.created_at,
+        status="sent",
+    )
+    ChannelDelivery.objects.create(
+        notification=notification,
+        channel="webhook",
+        webhook=webhook(alice),
+        send_after=notification.created_at,
+    )
+
+    shown = {
+        channel: [
+            (row["username"], row["kind"], row["game_id"], row["status"])
+            for row in outbox.rows_of(channel).filter(kind="game_over")
+        ]
+        for channel in ("email", "push", "webhook")
+    }
+
+    assert shown == {
+        "email": [("alice", "game_over", game.pk, "sent")],
+        "push": [("alice", "game_over", game.pk, "sent")],
+        "webhook": [("alice", "game_over", game.pk, "pending")],
+    }

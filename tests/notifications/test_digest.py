@@ -8,7 +8,8 @@ import pytest
 import time_machine
 
 from games import services as game_services
-from notifications import digests, sending, services
+from notifications import outbox, services
+from notifications.email import digests
 from notifications.models import Notification
 from tests.support.concurrency import run_at_once
 from tests.support.mail import sent
@@ -116,7 +117,7 @@ def test_the_digest_carries_what_was_held_for_it(in_paris, alice, bob, start_gam
         game = waiting_for(start_game(alice, bob), bob)  # nothing waits for alice
         services.notify(recipient_id=alice.pk, kind="game_over", game_id=game.id, ply=game.ply)
         held = Notification.objects.get(recipient=alice, kind="game_over")
-        sending.notification_send(notification_id=held.pk)  # its task: held for the digest
+        outbox.notification_send(notification_id=held.pk)  # its task: held for the digest
         held.refresh_from_db()
         assert held.status == "held"
         assert sent() == []

@@ -13,9 +13,11 @@ import time_machine
 from django.apps import apps
 
 from games import services as game_services
-from notifications import devices, services, webhook_services
+from notifications import services
 from notifications.management.commands.vapid_keys import key_pair
 from notifications.models import ChannelDelivery, Notification
+from notifications.push import services as devices
+from notifications.webhooks import services as webhook_services
 from tests.support.http_sink import HttpSink
 from tests.support.play import next_move, waiting_for
 from tests.support.push_service import PushService

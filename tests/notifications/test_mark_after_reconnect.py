@@ -11,8 +11,10 @@ import pytest
 from django.core.mail.backends.locmem import EmailBackend
 from django.db import connection
 
-from notifications import deliveries, sending
+from notifications import outbox
 from notifications.models import ChannelDelivery, Notification, PushSubscription
+from notifications.push import transport as push_transport
+from notifications.webhooks import transport as webhook_transport
 from tests.support.play import waiting_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,9 +34,9 @@ def drop_this_connection() -> None:
         other.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
-def sent_while_the_connection_drops(delivery: ChannelDelivery) -> deliveries.Outcome:
+def sent_while_the_connection_drops(delivery: ChannelDelivery) -> outbox.Outcome:
     drop_this_connection()
-    return deliveries.SENT
+    return outbox.SENT
 
 
 class DroppingEmailBackend(EmailBackend):
@@ -61,10 +63,10 @@ def test_a_push_notice_sent_while_the_connection_dropped_is_marked_sent_once(
         push_subscription=device,
         send_after=notification.created_at,
     )
-    path = f"{__name__}.sent_while_the_connection_drops"
-    monkeypatch.setattr(deliveries, "CHANNEL_SENDERS", {"push": path, "webhook": path})
+    monkeypatch.setattr(push_transport, "deliver", sent_while_the_connection_drops)
+    monkeypatch.setattr(webhook_transport, "deliver", sent_while_the_connection_drops)
 
-    assert deliveries.delivery_send(delivery_id=row.pk) is True
+    assert outbox.delivery_send(delivery_id=row.pk) is True
 
     row.refresh_from_db()
     assert (row.status, row.attempts, row.claimed_until) == ("sent", 1, None)
@@ -79,7 +81,7 @@ def test_an_email_sent_while_the_connection_dropped_is_marked_sent_once(
         recipient=alice, kind="reminder", game=game, ply=game.ply, send_after=game.updated_at
     )
 
-    assert sending.notification_send(notification_id=notification.pk) is True
+    assert outbox.notification_send(notification_id=notification.pk) is True
 
     notification.refresh_from_db()
     assert (notification.status, notification.attempts) == ("sent", 1)

@@ -6,7 +6,9 @@ import pytest
 
 from games import services as game_services
 from games.models import Game
-from notifications import digests, emails, sending, services
+from notifications import outbox, services
+from notifications.email import content as emails
+from notifications.email import digests
 from notifications.models import Notification
 from tests.support.factories import invite_game
 from tests.support.mail import sent
@@ -26,7 +28,7 @@ def eve(make_user):
 
 def send_row(row: Notification):
     Notification.objects.filter(pk=row.pk).update(send_after=row.created_at)
-    sending.notification_send(notification_id=row.pk)
+    outbox.notification_send(notification_id=row.pk)
     [message] = [m for m in sent(row.kind) if m.to == [row.recipient.email]]
     return message
 

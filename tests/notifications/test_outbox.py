@@ -12,7 +12,7 @@ from django.test import RequestFactory
 from django.utils import timezone
 
 from azul_site.celery import app as celery_app
-from notifications import backoff, selectors, services, tasks
+from notifications import outbox, selectors, services, tasks
 from notifications.admin import NotificationAdmin
 from notifications.models import Notification
 from tests.support import factories
@@ -201,10 +201,10 @@ def test_the_admin_retries_failed_notifications(
 
 
 def test_the_backoff_doubles_up_to_a_limit():
-    delays = [backoff.retry_delay(n) for n in range(1, 10)]
+    delays = [outbox.retry_delay(n) for n in range(1, 10)]
 
     assert delays[:4] == [timedelta(minutes=m) for m in (1, 2, 4, 8)]
-    assert max(delays) == backoff.RETRY_LONGEST
+    assert max(delays) == outbox.RETRY_LONGEST
     assert delays == sorted(delays)
 
 

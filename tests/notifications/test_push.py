@@ -14,9 +14,11 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Delivery
-from notifications import deliveries, devices, sending, services
+from notifications import outbox, services
 from notifications.management.commands.vapid_keys import key_pair
 from notifications.models import ChannelDelivery, Notification, PushSubscription
+from notifications.push import selectors as push_selectors
+from notifications.push import services as devices
 from tests.support.play import waiting_for
 from tests.support.push_service import PushService
 from tests.support.urls import SITE_URL
@@ -70,7 +72,7 @@ def notify_and_send(user, kind, game, callbacks):
     row = Notification.objects.get(recipient=user, kind=kind, game=game)
     Notification.objects.filter(pk=row.pk).update(send_after=row.created_at)
     with callbacks(execute=True):
-        sending.notification_send(notification_id=row.pk)
+        outbox.notification_send(notification_id=row.pk)
     return row
 
 
@@ -170,10 +172,10 @@ def test_429_is_tried_again_after_retry_after_then_sent(
     assert delivery.status == "pending" and "429" in delivery.last_error
     # Retry-After (10 minutes) is longer than the first backoff (1 minute): it wins.
     assert delivery.send_after >= before + timedelta(seconds=600)
-    assert deliveries.delivery_send(delivery_id=delivery.pk) is False  # not due yet
+    assert outbox.delivery_send(delivery_id=delivery.pk) is False  # not due yet
 
     ChannelDelivery.objects.filter(pk=delivery.pk).update(send_after=timezone.now())
-    assert deliveries.delivery_send(delivery_id=delivery.pk) is True
+    assert outbox.delivery_send(delivery_id=delivery.pk) is True
 
     pushes = service.wait_for(2)
     assert len(pushes) == 2 and pushes[1].problem == ""
@@ -194,7 +196,7 @@ def test_a_5xx_is_tried_again_and_a_4xx_fails_for_good(
     assert delivery.status == "pending" and "503" in delivery.last_error
 
     ChannelDelivery.objects.filter(pk=delivery.pk).update(send_after=timezone.now())
-    deliveries.delivery_send(delivery_id=delivery.pk)
+    outbox.delivery_send(delivery_id=delivery.pk)
     delivery.refresh_from_db()
     assert delivery.status == "failed" and "413" in delivery.last_error
     assert PushSubscription.objects.filter(pk=device.pk).exists()  # failed, not gone
@@ -255,7 +257,7 @@ def test_the_turn_off_link_of_a_notice_turns_that_kind_off_for_push_alone(
 
     assert response.status_code == 200
     assert "notices on your devices" in response.content.decode()
-    choices = devices.all_choices(user_id=alice.pk)
+    choices = push_selectors.all_choices(user_id=alice.pk)
     assert "your_turn" not in choices["push"]
     assert "your_turn" in choices["webhook"]  # the other channels keep it
     alice.profile.refresh_from_db()

@@ -15,9 +15,10 @@ from django.core.management import call_command
 from django.urls import reverse
 from rest_framework.throttling import ScopedRateThrottle
 
-from notifications import devices, tokens
+from notifications import tokens
 from notifications.management.commands.vapid_keys import key_pair
 from notifications.models import PushSubscription
+from notifications.push import selectors as push_selectors
 from tests.support.push_service import Browser, b64url_decode
 
 pytestmark = pytest.mark.django_db
@@ -253,14 +254,14 @@ def test_the_settings_page_saves_the_choices_per_channel_without_script(alice, c
     )
 
     assert response.status_code == 302
-    assert devices.all_choices(user_id=alice.pk) == {
+    assert push_selectors.all_choices(user_id=alice.pk) == {
         "push": ["your_turn", "reminder"],
         "webhook": [],  # no box ticked
     }
     assert (
         client.post(reverse("notifications:channels_save"), {"push": ["digest"]}).status_code == 302
     )
-    assert devices.all_choices(user_id=alice.pk)["push"] == ["your_turn", "reminder"]
+    assert push_selectors.all_choices(user_id=alice.pk)["push"] == ["your_turn", "reminder"]
 
 
 @pytest.mark.parametrize(
@@ -275,7 +276,7 @@ def test_the_unsubscribe_pages_name_the_channel(channel, words, alice, client):
     done = client.post(link).content.decode()
     assert words in confirm and words in done
     assert "no more emails" not in done
-    assert "your_turn" not in devices.all_choices(user_id=alice.pk)[channel]
+    assert "your_turn" not in push_selectors.all_choices(user_id=alice.pk)[channel]
 
 
 def test_the_api_schema_has_the_endpoints(client):

@@ -13,7 +13,7 @@ from aiosmtpd.smtp import SMTP
 from django.db import connection
 from django.utils import timezone
 
-from notifications import sending
+from notifications import outbox
 from notifications.models import Notification
 from tests.support import factories
 from tests.support.mail import only_these
@@ -60,7 +60,7 @@ def test_the_email_is_marked_sent_before_the_goodbye(settings, alice, bob):
 
     def send() -> None:
         try:
-            results.append(sending.notification_send(notification_id=notification.pk))
+            results.append(outbox.notification_send(notification_id=notification.pk))
         finally:
             connection.close()  # this thread's own
 

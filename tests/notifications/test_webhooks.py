@@ -17,16 +17,11 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games import services as game_services
-from notifications import (
-    deliveries,
-    messages,
-    sending,
-    services,
-    sweeps,
-    webhook_services,
-    webhooks,
-)
+from notifications import messages, outbox, services, sweeps
 from notifications.models import ChannelDelivery, Notification, Webhook, WebhookTest
+from notifications.webhooks import services as webhook_services
+from notifications.webhooks import transport as webhooks
+from notifications.webhooks.errors import TooManyWebhooks
 from tests.support.http_sink import HttpSink
 from tests.support.mail import sent
 from tests.support.play import next_move, waiting_for
@@ -58,7 +53,7 @@ def notify_and_send(user, kind, game, callbacks):
     row = Notification.objects.get(recipient=user, kind=kind, game=game, ply=game.ply)
     Notification.objects.filter(pk=row.pk).update(send_after=row.created_at)
     with callbacks(execute=True):
-        sending.notification_send(notification_id=row.pk)
+        outbox.notification_send(notification_id=row.pk)
     return row
 
 
@@ -201,7 +196,7 @@ def test_kinds_turned_off_for_webhooks_are_not_sent(
     alice, bob, start_game, sink, django_capture_on_commit_callbacks
 ):
     add(alice, sink)
-    deliveries.channel_choices_set(user_id=alice.pk, channel="webhook", choices=["game_over"])
+    services.channel_choices_set(user_id=alice.pk, channel="webhook", choices=["game_over"])
     notify_and_send(
         alice, "game_started", start_game(alice, bob), django_capture_on_commit_callbacks
     )
@@ -237,10 +232,10 @@ def test_a_503_is_tried_again_after_retry_after_then_sent(
     assert hook.consecutive_failures == 0  # a failed attempt, not a failed delivery
 
     clock.shift(timedelta(seconds=299))
-    deliveries.delivery_send(delivery_id=delivery.pk)
+    outbox.delivery_send(delivery_id=delivery.pk)
     assert len(sink.requests) == 1
     clock.shift(timedelta(seconds=31))
-    deliveries.deliveries_sweep()
+    outbox.deliveries_sweep()
 
     (first, second) = sink.wait_for(2)
     assert first.json()["event_id"] == second.json()["event_id"] == str(delivery.pk)
@@ -345,7 +340,7 @@ def test_an_outage_counts_one_failure_per_delivery_and_a_success_resets_the_coun
     )
     for _ in range(2):
         clock.shift(timedelta(hours=1))
-        deliveries.deliveries_sweep()
+        outbox.deliveries_sweep()
 
     assert len(sink.requests) == 3
     hook.refresh_from_db()
@@ -371,7 +366,7 @@ def test_a_pending_delivery_of_a_webhook_turned_off_meanwhile_is_skipped(
     )
     Webhook.objects.filter(pk=hook.pk).update(enabled=False)
     clock.shift(timedelta(hours=1))
-    deliveries.deliveries_sweep()
+    outbox.deliveries_sweep()
 
     assert len(sink.requests) == 1
     assert ChannelDelivery.objects.get(webhook=hook).status == "skipped"
@@ -562,7 +557,7 @@ def test_at_most_five_webhooks(alice, bob, sink, settings):
     settings.WEBHOOKS_MAX_PER_PLAYER = 5
     for n in range(5):
         add(alice, sink, name=f"Hook {n}")
-    with pytest.raises(webhook_services.TooManyWebhooks, match="5 webhooks already"):
+    with pytest.raises(TooManyWebhooks, match="5 webhooks already"):
         add(alice, sink, name="One more")
     add(bob, sink)  # another player's count is their own
     assert Webhook.objects.filter(user=alice).count() == 5

@@ -192,7 +192,7 @@ def test_the_outbox_backlog_is_read_when_scraped(client, alice, bob):
 
 @pytest.mark.django_db
 def test_a_failure_for_good_is_counted(alice, bob, settings):
-    from notifications import sending
+    from notifications import outbox
 
     game = factories.start_game(alice, bob)
     settings.NOTIFY_MAX_ATTEMPTS = 1
@@ -200,8 +200,10 @@ def test_a_failure_for_good_is_counted(alice, bob, settings):
         recipient=alice, game=game, ply=game.ply, kind="game_over", attempts=1
     )
     before = sample("azul_outbox_failures_total", kind="game_over")
-    sending._record_failure(row, OSError("mail server away"))
-    sending._record_failure(row, OSError("the same failure, told twice"))
+    outbox.record_failure(row, outbox.Outcome(sent=False, error="mail server away", retry=True))
+    outbox.record_failure(
+        row, outbox.Outcome(sent=False, error="the same failure, told twice", retry=True)
+    )
     assert Notification.objects.get(pk=row.pk).status == "failed"
     assert sample("azul_outbox_failures_total", kind="game_over") == before + 1
 

@@ -66,7 +66,7 @@ FAILING_TASK = textwrap.dedent(f"""
     import sentry_sdk
     from azul_site.celery import app
 
-    logger = logging.getLogger("notifications.sending")
+    logger = logging.getLogger("notifications.outbox")
 
     @app.task(name="tests.failing_mail")
     def failing_mail(notification_id):

@@ -33,7 +33,7 @@ def forget_notifications() -> None:
 def send_now(user: Any, kind: str, game: Any, callbacks: Any, **context: Any) -> Any:
     """Notify `user` of `kind` about `game` and send it at once (a "your turn" skips its grace
     period here); the email sent. `callbacks` is `django_capture_on_commit_callbacks`."""
-    from notifications import sending, services
+    from notifications import outbox, services
     from notifications.models import Notification
 
     with callbacks(execute=True):
@@ -43,7 +43,7 @@ def send_now(user: Any, kind: str, game: Any, callbacks: Any, **context: Any) ->
     row = Notification.objects.get(recipient=user, kind=kind, game=game)
     if row.status == "pending":
         Notification.objects.filter(pk=row.pk).update(send_after=row.created_at)
-        sending.notification_send(notification_id=row.pk)
+        outbox.notification_send(notification_id=row.pk)
     [message] = [m for m in sent(kind) if m.to == [user.email]]
     return message
 

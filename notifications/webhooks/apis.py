@@ -1,6 +1,6 @@
 """Webhooks in the API: the caller's webhooks (`/api/webhooks/`), one of them
 (`/api/webhooks/{id}/`), turning one back on, and sending it a test and reading its answer.
-Thin, over `notifications.webhook_services`; another player's webhook is a 404."""
+Thin, over `notifications.webhooks.services`; another player's webhook is a 404."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
 from core.api.responses import error_codes_document, error_response
-from notifications import webhook_services
 from notifications.models import Webhook
-from notifications.webhook_services import TooManyTests, WebhookError
+from notifications.webhooks import selectors, services
+from notifications.webhooks.errors import TooManyTests, WebhookError
 
 error_codes_document(
     {
@@ -65,16 +65,16 @@ class WebhooksSerializer(serializers.Serializer):
 
 
 class WebhookCreateSerializer(serializers.Serializer):
-    """Validated by `webhook_services`, which says what is wrong in the caller's language."""
+    """Validated by `services`, which says what is wrong in the caller's language."""
 
     name = serializers.CharField(
         required=False,
         allow_blank=True,
-        max_length=webhook_services.NAME_MAX_LENGTH,
+        max_length=services.NAME_MAX_LENGTH,
         help_text="The player's name for it (one line).",
     )
     url = serializers.CharField(
-        max_length=webhook_services.URL_MAX_LENGTH,
+        max_length=services.URL_MAX_LENGTH,
         help_text="An https:// address to a public host (not loopback, private, link-local,"
         " multicast or reserved), with no user name or password.",
     )
@@ -102,7 +102,7 @@ class WebhookTestSerializer(serializers.Serializer):
 
 
 def _shown(row: Webhook) -> dict[str, Any]:
-    shown = webhook_services.webhook_shown(row)
+    shown = selectors.webhook_shown(row)
     shown.pop("style_label")
     return {**shown, "secret": row.secret}
 
@@ -122,7 +122,7 @@ class WebhooksApi(APIView):
         description="The caller's webhooks, the oldest first.",
     )
     def get(self, request: AuthenticatedRequest) -> Response:
-        rows = webhook_services.webhooks_of(user_id=request.user.pk)
+        rows = selectors.webhooks_of(user_id=request.user.pk)
         return Response(
             {
                 "max_webhooks": settings.WEBHOOKS_MAX_PER_PLAYER,
@@ -141,7 +141,7 @@ class WebhooksApi(APIView):
     )
     def post(self, request: AuthenticatedRequest) -> Response:
         data = _body(request.data)
-        row = webhook_services.webhook_create(
+        row = services.webhook_create(
             user_id=request.user.pk,
             name=data.get("name"),
             url=data.get("url"),
@@ -155,7 +155,7 @@ class WebhookApi(APIView):
 
     @extend_schema(operation_id="webhook", responses={200: WebhookSerializer, **NOT_FOUND})
     def get(self, request: AuthenticatedRequest, webhook_id: str) -> Response:
-        row = webhook_services.webhook_of(user_id=request.user.pk, webhook_id=webhook_id)
+        row = selectors.webhook_of(user_id=request.user.pk, webhook_id=webhook_id)
         return Response(_shown(row))
 
     @extend_schema(
@@ -164,7 +164,7 @@ class WebhookApi(APIView):
         description="Removes the webhook: it gets no more calls.",
     )
     def delete(self, request: AuthenticatedRequest, webhook_id: str) -> Response:
-        webhook_services.webhook_delete(user_id=request.user.pk, webhook_id=webhook_id)
+        services.webhook_delete(user_id=request.user.pk, webhook_id=webhook_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -178,7 +178,7 @@ class WebhookEnableApi(APIView):
         description="Turns a webhook that was turned off back on, its failures counted from 0.",
     )
     def post(self, request: AuthenticatedRequest, webhook_id: str) -> Response:
-        row = webhook_services.webhook_enable(user_id=request.user.pk, webhook_id=webhook_id)
+        row = services.webhook_enable(user_id=request.user.pk, webhook_id=webhook_id)
         return Response(_shown(row))
 
 
@@ -200,7 +200,7 @@ class WebhookTestApi(APIView):
     )
     def post(self, request: AuthenticatedRequest, webhook_id: str) -> Response:
         try:
-            test = webhook_services.webhook_test(user_id=request.user.pk, webhook_id=webhook_id)
+            test = services.webhook_test(user_id=request.user.pk, webhook_id=webhook_id)
         except TooManyTests as exc:
             return Response(
                 exc.as_dict(),
@@ -209,7 +209,7 @@ class WebhookTestApi(APIView):
             )
         where = reverse("webhook_api:webhook_test_status", args=[test.webhook_id, test.pk])
         return Response(
-            webhook_services.webhook_test_shown(test),
+            selectors.webhook_test_shown(test),
             status=status.HTTP_202_ACCEPTED,
             headers={"Location": where},
         )
@@ -225,7 +225,7 @@ class WebhookTestStatusApi(APIView):
         " answered. (The settings page asks for it until the answer comes.)",
     )
     def get(self, request: AuthenticatedRequest, webhook_id: str, test_id: str) -> Response:
-        test = webhook_services.webhook_test_of(
+        test = selectors.webhook_test_of(
             user_id=request.user.pk, webhook_id=webhook_id, test_id=test_id
         )
-        return Response(webhook_services.webhook_test_shown(test))
+        return Response(selectors.webhook_test_shown(test))

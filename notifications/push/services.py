@@ -1,5 +1,5 @@
 """A player's devices that get push notices (`PushSubscription`), and their choices per channel:
-the writes and reads behind the settings page and the API.
+the writes behind the settings page and the API (the reads: `push.selectors`).
 
 An endpoint is a secret of the browser's, unique over the site: a player who posts one that is
 another account's gets a 409 and nothing changes (so a hostile account that learnt a device's
@@ -19,42 +19,22 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from core.errors import ServiceError
-from notifications import deliveries, outbound, selectors
-from notifications.models import CHANNEL_CHOICES, Channel, PushSubscription
-from notifications.push import offered as push_offered
+from notifications import outbound
+from notifications import services as notification_services
+from notifications.models import CHANNEL_CHOICES, PushSubscription
+from notifications.push import transport
+from notifications.push.errors import DeviceError, EndpointTaken, NoSuchDevice, TooManyDevices
+from notifications.push.selectors import (
+    CHOICE_CHANNELS,
+    all_choices,
+    subscription_id_checked,
+    subscription_of,
+)
 
 NAME_MAX_LENGTH = 60
 _B64_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=")
 ENDPOINT_MAX_LENGTH = 1000
-# The choices a player makes per channel: push and webhooks (email has the settings form's own).
-CHOICE_CHANNELS = (Channel.PUSH, Channel.WEBHOOK)
-
-
-class DeviceError(ServiceError):
-    code = "invalid_subscription"
-    default_message = gettext_lazy("This push subscription is not valid.")
-
-
-class TooManyDevices(DeviceError):
-    code = "too_many_devices"
-
-
-class EndpointTaken(DeviceError):
-    status_code = 409
-    code = "endpoint_taken"
-    default_message = gettext_lazy(
-        "This device's push subscription belongs to another account. Ask the browser for a new"
-        " one (turn notices off and on again on this device)."
-    )
-
-
-class NoSuchDevice(DeviceError):
-    status_code = 404
-    code = "no_such_device"
-    default_message = gettext_lazy("No such device.")
 
 
 @dataclass(frozen=True)
@@ -140,7 +120,7 @@ def subscription_save(
     """Store the device's subscription for the player: (the row, whether it is new). The same
     endpoint again updates its keys (and its name, if one is given). At most PUSH_MAX_DEVICES
     per player: past it a DeviceError, nothing dropped."""
-    if not push_offered():
+    if not transport.offered():
         raise DeviceError(_("This site does not send notices to devices."))
     endpoint = endpoint_checked(endpoint)
     keys = keys_checked(p256dh, auth)
@@ -189,7 +169,7 @@ def subscription_delete(*, user_id: Any, subscription_id: Any) -> None:
     """Forget one of the player's devices (its pending notices are skipped: their target is
     gone). Another player's device is "no such device"."""
     deleted, _rows = PushSubscription.objects.filter(
-        pk=_id(subscription_id), user_id=user_id
+        pk=subscription_id_checked(subscription_id), user_id=user_id
     ).delete()
     if not deleted:
         raise NoSuchDevice()
@@ -209,42 +189,7 @@ def channels_set(*, user_id: Any, changes: Any) -> dict[str, list[str]]:
         kept[channel] = sorted(set(choices))
     with transaction.atomic():
         for channel, choices in kept.items():
-            deliveries.channel_choices_set(user_id=user_id, channel=channel, choices=choices)
+            notification_services.channel_choices_set(
+                user_id=user_id, channel=channel, choices=choices
+            )
     return all_choices(user_id=user_id)
-
-
-# -- reads ---------------------------------------------------------------------------------------
-
-
-def _id(value: Any) -> int:
-    try:
-        number = int(str(value))
-    except ValueError:
-        raise NoSuchDevice() from None
-    if not 0 < number < 2**63:
-        raise NoSuchDevice()
-    return number
-
-
-def subscription_of(*, user_id: Any, subscription_id: Any) -> PushSubscription:
-    row = PushSubscription.objects.filter(pk=_id(subscription_id), user_id=user_id).first()
-    if row is None:
-        raise NoSuchDevice()
-    return row
-
-
-def subscriptions_of(*, user_id: Any) -> list[PushSubscription]:
-    """The player's devices, the oldest first (at most PUSH_MAX_DEVICES)."""
-    return list(PushSubscription.objects.filter(user_id=user_id).order_by("created_at", "pk"))
-
-
-def all_choices(*, user_id: Any) -> dict[str, list[str]]:
-    """{"push": [...], "webhook": [...]}: what goes to each channel, in CHANNEL_CHOICES' order."""
-    chosen = {
-        channel: set(selectors.channel_choices(user_id=user_id, channel=channel))
-        for channel in CHOICE_CHANNELS
-    }
-    return {
-        str(channel): [name for name in CHANNEL_CHOICES if name in names]
-        for channel, names in chosen.items()
-    }

@@ -1,6 +1,6 @@
 """The settings page's forms for push notices and the channels' choices (they work without the
 page's script): remove a device, save which kinds go to push and to webhooks. Thin, over
-`notifications.devices`; each answers beside its form (`core.pages.form_answers`)."""
+`notifications.push.services`; each answers beside its form (`core.pages.form_answers`)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from django.views.decorators.http import require_POST
 
 from accounts.http import AuthenticatedHttpRequest
 from core.pages.form_answers import answer
-from notifications import devices
-from notifications.push_panels import CHOICES_PLACE, DEVICES_PLACE
+from notifications.push import errors, selectors, services
+from notifications.push.panels import CHOICES_PLACE, DEVICES_PLACE
 
 
 def _back() -> HttpResponse:
@@ -26,8 +26,8 @@ def _back() -> HttpResponse:
 @require_POST
 def device_remove(request: AuthenticatedHttpRequest, subscription_id: int) -> HttpResponse:
     try:
-        devices.subscription_delete(user_id=request.user.pk, subscription_id=subscription_id)
-    except devices.NoSuchDevice as exc:
+        services.subscription_delete(user_id=request.user.pk, subscription_id=subscription_id)
+    except errors.NoSuchDevice as exc:
         answer(request, messages.ERROR, exc.message, place=DEVICES_PLACE)
     else:
         text = _("The device was removed: it gets no more notices.")
@@ -39,10 +39,10 @@ def device_remove(request: AuthenticatedHttpRequest, subscription_id: int) -> Ht
 @require_POST
 def channels_save(request: AuthenticatedHttpRequest) -> HttpResponse:
     # A box left unticked is not sent: each channel's list is what was ticked.
-    changes = {channel: request.POST.getlist(channel) for channel in devices.CHOICE_CHANNELS}
+    changes = {channel: request.POST.getlist(channel) for channel in selectors.CHOICE_CHANNELS}
     try:
-        devices.channels_set(user_id=request.user.pk, changes=changes)
-    except devices.DeviceError as exc:
+        services.channels_set(user_id=request.user.pk, changes=changes)
+    except errors.DeviceError as exc:
         answer(request, messages.ERROR, exc.message, place=CHOICES_PLACE)
     else:
         text = _("Your choices for notices and webhooks were saved.")

@@ -25,9 +25,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.names import name_with_username, player_label
 from core.pages.text import and_list, ordinal, tidy_full_stops
-from core.slots.email_parts import (
+from core.slots import (
     chat_message_email_parts,
-    email_parts_render,
     your_turn_email_parts,
 )
 from games.models import Game, Seat
@@ -169,11 +168,10 @@ def _context(notification: Notification) -> dict[str, Any]:
         context["extra"] = _named_extra(context["extra"], game)
         if notification.kind == Notification.Kind.YOUR_TURN:
             # What other apps add (the chat's messages since the player's last move).
-            parts = email_parts_render(your_turn_email_parts, user_id=recipient.pk, game=game)
+            parts = your_turn_email_parts.collect(user_id=recipient.pk, game=game)
             context.update(parts_html=parts.html, parts_text=parts.text)
         elif notification.kind == Notification.Kind.CHAT_MESSAGE:
-            parts = email_parts_render(
-                chat_message_email_parts,
+            parts = chat_message_email_parts.collect(
                 user_id=recipient.pk,
                 game=game,
                 first_message_id=context["extra"].get("first_message_id"),

@@ -1,4 +1,5 @@
-"""A player's webhooks: the writes and reads behind the settings page and the API (add, remove,
+"""A player's webhooks: the writes behind the settings page and the API (the reads:
+`webhooks.selectors`) (add, remove,
 turn back on, send a test), with their limits: WEBHOOKS_MAX_PER_PLAYER webhooks, and
 WEBHOOK_TESTS_PER_HOUR tests, counted in the database per player (`WebhookTest`), so that one
 account's tests never spend another's and the limit holds with the cache down. A test is sent
@@ -18,55 +19,21 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from core.errors import ServiceError
 from core.tasks import send, send_on_commit
-from notifications import outbound, webhooks
-from notifications.emails import recipient_language
+from notifications import outbound
+from notifications.email.content import recipient_language
 from notifications.models import Webhook, WebhookTest
+from notifications.webhooks import transport
+from notifications.webhooks.errors import NoSuchWebhook, TooManyTests, TooManyWebhooks, WebhookError
+from notifications.webhooks.selectors import TEST_WINDOW, webhook_id_checked, webhook_of
 
 NAME_MAX_LENGTH = 60
 URL_MAX_LENGTH = 500
-TEST_WINDOW = timedelta(hours=1)
 TEST_TASK = "notifications.tasks.send_webhook_test"
 # A test still waiting this long after it was asked for lost its task: the sweep sends it.
 TEST_LOST_AFTER = timedelta(minutes=1)
 LOST_TESTS_BATCH = 500
-
-
-class WebhookError(ServiceError):
-    code = "invalid_webhook"
-    default_message = gettext_lazy("This webhook is not valid.")
-
-    def __init__(self, message: str | None = None, *, field: str = "") -> None:
-        super().__init__(message)
-        # The input it is about ("name", "url", "style"), for a form to show it beside; "" for
-        # none in particular.
-        self.field = field
-
-
-class TooManyWebhooks(WebhookError):
-    code = "too_many_webhooks"
-
-
-class NoSuchWebhook(WebhookError):
-    status_code = 404
-    code = "no_such_webhook"
-    default_message = gettext_lazy("No such webhook.")
-
-
-class TooManyTests(WebhookError):
-    status_code = 429
-    code = "too_many_webhook_tests"
-
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-
-    @property
-    def extra(self) -> dict[str, Any]:
-        return {"retry_after": self.retry_after}
 
 
 # -- input ---------------------------------------------------------------------------------------
@@ -122,16 +89,6 @@ def style_checked(style: Any) -> str:
     return str(style)
 
 
-def _id(value: Any) -> int:
-    try:
-        number = int(str(value))
-    except ValueError:
-        raise NoSuchWebhook() from None
-    if not 0 < number < 2**63:
-        raise NoSuchWebhook()
-    return number
-
-
 def _lock_player(user_id: Any) -> None:
     """The player's row, locked till the end of the transaction: what two requests at once
     count (webhooks, tests) each sees the other's."""
@@ -163,7 +120,9 @@ def webhook_create(*, user_id: Any, name: Any, url: Any, style: Any) -> Webhook:
 def webhook_delete(*, user_id: Any, webhook_id: Any) -> None:
     """Remove one of the player's webhooks: what was pending for it is skipped (its target is
     gone)."""
-    deleted, _rows = Webhook.objects.filter(pk=_id(webhook_id), user_id=user_id).delete()
+    deleted, _rows = Webhook.objects.filter(
+        pk=webhook_id_checked(webhook_id), user_id=user_id
+    ).delete()
     if not deleted:
         raise NoSuchWebhook()
 
@@ -230,14 +189,14 @@ def webhook_test_send(*, test_id: int) -> None:
             if test.webhook is None:
                 sent, summary = False, _("The webhook was removed before the test was sent.")
             else:
-                result = webhooks.call(
-                    test.webhook, webhooks.test_message(), event_id=f"test-{test.pk}"
+                result = transport.call(
+                    test.webhook, transport.test_message(), event_id=f"test-{test.pk}"
                 )
                 sent, summary = result.outcome.sent, result.summary()
                 if sent:
-                    webhooks.succeeded(test.webhook.pk)
+                    transport.succeeded(test.webhook.pk)
                 else:
-                    webhooks.failed(test.webhook.pk, result.outcome.error, for_good=False)
+                    transport.failed(test.webhook.pk, result.outcome.error, for_good=False)
         WebhookTest.objects.filter(pk=test.pk).update(
             sent=sent, answer=summary, answered_at=timezone.now()
         )
@@ -259,81 +218,3 @@ def lost_tests_send(now: datetime) -> int:
     for test_id in ids:
         send(TEST_TASK, [test_id])
     return len(ids)
-
-
-class TestStatus:
-    """Where a test is (`webhook_test_shown`)."""
-
-    WAITING = "waiting"
-    SENT = "sent"
-    FAILED = "failed"
-
-
-def webhook_test_of(*, user_id: Any, webhook_id: Any, test_id: Any) -> WebhookTest:
-    """One of the player's tests of that webhook; another's, or none, is NoSuchWebhook (404)."""
-    row = WebhookTest.objects.filter(
-        pk=_id(test_id), webhook_id=_id(webhook_id), user_id=user_id
-    ).first()
-    if row is None:
-        raise NoSuchWebhook()
-    return row
-
-
-def latest_tests(*, user_id: Any) -> dict[int, WebhookTest]:
-    """Webhook id -> the player's latest test of it in the last hour (at most
-    WEBHOOK_TESTS_PER_HOUR rows read)."""
-    since = timezone.now() - TEST_WINDOW
-    latest: dict[int, WebhookTest] = {}
-    for test in WebhookTest.objects.filter(user_id=user_id, created_at__gt=since).order_by(
-        "created_at", "pk"
-    ):
-        if test.webhook_id is not None:
-            latest[test.webhook_id] = test
-    return latest
-
-
-def webhook_test_shown(test: WebhookTest) -> dict[str, Any]:
-    """What the page and the API show of a test: where it is, and what the webhook answered."""
-    if test.answered_at is None:
-        status = TestStatus.WAITING
-    else:
-        status = TestStatus.SENT if test.sent else TestStatus.FAILED
-    return {
-        "id": test.pk,
-        "webhook_id": test.webhook_id,
-        "status": status,
-        "sent": test.sent if test.answered_at else None,
-        "summary": test.answer,
-        "created_at": test.created_at,
-        "answered_at": test.answered_at,
-    }
-
-
-def webhook_of(*, user_id: Any, webhook_id: Any) -> Webhook:
-    row = Webhook.objects.filter(pk=_id(webhook_id), user_id=user_id).first()
-    if row is None:
-        raise NoSuchWebhook()
-    return row
-
-
-def webhooks_of(*, user_id: Any) -> list[Webhook]:
-    """The player's webhooks, the oldest first (at most WEBHOOKS_MAX_PER_PLAYER)."""
-    return list(Webhook.objects.filter(user_id=user_id).order_by("created_at", "pk"))
-
-
-def webhook_shown(row: Webhook) -> dict[str, Any]:
-    """What the page and the API show of a webhook: its URL in part (the rest is a secret)."""
-    return {
-        "id": row.pk,
-        "name": row.name,
-        "style": row.style,
-        "style_label": str(Webhook.Style(row.style).label),
-        "url_hint": webhooks.url_hint(row.url),
-        "enabled": row.enabled,
-        "disabled_reason": row.disabled_reason,
-        "consecutive_failures": row.consecutive_failures,
-        "last_error": row.last_error,
-        "last_failure_at": row.last_failure_at,
-        "last_success_at": row.last_success_at,
-        "created_at": row.created_at,
-    }

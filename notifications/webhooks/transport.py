@@ -1,5 +1,6 @@
-"""Webhooks: the webhook channel's `deliver`, called by `deliveries.delivery_send` for one
-`Webhook`, and the bodies and signature of every call (a notification's, or a player's test).
+"""Webhooks: the webhook channel's transport in the outbox (`notifications.outbox`): `deliver`
+carries one notification to one `Webhook`; and the bodies and signature of every call (a
+notification's, or a player's test).
 
 A call is a POST through `outbound.post` (the URL is a player's, so hostile: see there) of a
 body in the webhook's style, in the recipient's language:
@@ -52,9 +53,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from core.tasks import send
-from notifications import emails, messages, outbound
-from notifications.deliveries import SENT, Outcome
+from notifications import messages, outbound
+from notifications.email import content
 from notifications.models import Channel, ChannelDelivery, Notification, Webhook
+from notifications.outbox import SEND_TASK, SENT, Outcome, skipped
 
 logger = logging.getLogger(__name__)
 
@@ -220,21 +222,42 @@ def call(webhook: Webhook, message: messages.ShortMessage, *, event_id: str) -> 
 
 
 def deliver(delivery: ChannelDelivery) -> Outcome:
-    """Carry `delivery`'s notification to its webhook (enabled: `deliveries` checked), and keep
+    """Carry `delivery`'s notification to its webhook (enabled: `check`), and keep
     the webhook's count of failures (a success resets it, with the delivery's mark)."""
     webhook = delivery.webhook
     assert webhook is not None, "deliveries skips a delivery whose webhook is gone"
     notification = delivery.notification
-    with translation.override(emails.language_of(notification)):
+    with translation.override(content.language_of(notification)):
         message = messages.short_message(notification, channel=Channel.WEBHOOK)
         result = call(webhook, message, event_id=str(delivery.pk))
     outcome = result.outcome
-    # A success is written with the delivery's mark (`deliveries._mark_sent`), nothing between.
+    # A success is written with the delivery's mark (`marked_sent`), nothing between.
     if not outcome.sent:
-        # As `deliveries` judges it: this was the delivery's last attempt, or no retry helps.
+        # As the outbox judges it: this was the delivery's last attempt, or no retry helps.
         for_good = not outcome.retry or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
         failed(webhook.pk, outcome.error, for_good=for_good)
     return outcome
+
+
+def check(delivery: ChannelDelivery) -> dict[str, Any] | None:
+    """Skipped if the webhook was deleted or turned off."""
+    if delivery.webhook is None or not delivery.webhook.enabled:
+        return skipped("The webhook was removed or turned off.")
+    return None
+
+
+def marked_sent(delivery: ChannelDelivery, at: datetime) -> None:
+    """The webhook answered: its failures in a row reset, with the delivery's mark."""
+    if delivery.webhook_id is not None:
+        Webhook.objects.filter(pk=delivery.webhook_id).update(
+            consecutive_failures=0, last_success_at=at
+        )
+
+
+def failure_recorded(
+    delivery: ChannelDelivery, outcome: Outcome, *, status: str, updated: bool
+) -> None:
+    """Nothing more: `deliver` noted the failure on the webhook already."""
 
 
 def succeeded(webhook_id: Any) -> None:
@@ -292,8 +315,6 @@ def turn_off_if_failing(webhook_id: Any) -> bool:
 
 
 def _enqueue_email(notification_id: int) -> None:
-    from notifications.services import SEND_TASK
-
     if not send(SEND_TASK, [notification_id]):
         logger.warning("Could not send notification %s's task; the sweep will.", notification_id)
 

@@ -1,5 +1,5 @@
 """The settings page's forms for webhooks (no script needed): add, remove, turn back on, send a
-test. Thin, over `notifications.webhook_services`. Each answers beside the form that was used
+test. Thin, over `notifications.webhooks.services`. Each answers beside the form that was used
 (`core.pages.form_answers`): an address refused is shown again as typed, its error beside its field;
 what a row's button did, in that webhook's row."""
 
@@ -15,9 +15,9 @@ from django.views.decorators.http import require_POST
 from accounts.http import AuthenticatedHttpRequest
 from accounts.settings_page import settings_page
 from core.pages.form_answers import answer
-from notifications import webhook_services
-from notifications.webhook_panels import LIST_PLACE, row_place
-from notifications.webhook_services import NoSuchWebhook, WebhookError
+from notifications.webhooks import services
+from notifications.webhooks.errors import NoSuchWebhook, WebhookError
+from notifications.webhooks.panels import LIST_PLACE, row_place
 
 ADD_FIELDS = ("name", "url", "style")
 
@@ -37,7 +37,7 @@ def _place(webhook_id: int, exc: WebhookError | None = None) -> str:
 def webhook_add(request: AuthenticatedHttpRequest) -> HttpResponse:
     typed = {field: request.POST.get(field, "") for field in ADD_FIELDS}
     try:
-        row = webhook_services.webhook_create(user_id=request.user.pk, **typed)
+        row = services.webhook_create(user_id=request.user.pk, **typed)
     except WebhookError as exc:
         # The page again with what was typed, and why it was refused beside the field.
         refused = {"values": typed, "field": exc.field, "error": exc.message}
@@ -51,7 +51,7 @@ def webhook_add(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_POST
 def webhook_remove(request: AuthenticatedHttpRequest, webhook_id: int) -> HttpResponse:
     try:
-        webhook_services.webhook_delete(user_id=request.user.pk, webhook_id=webhook_id)
+        services.webhook_delete(user_id=request.user.pk, webhook_id=webhook_id)
     except WebhookError as exc:
         answer(request, messages.ERROR, exc.message, place=LIST_PLACE)
     else:
@@ -64,7 +64,7 @@ def webhook_remove(request: AuthenticatedHttpRequest, webhook_id: int) -> HttpRe
 @require_POST
 def webhook_enable(request: AuthenticatedHttpRequest, webhook_id: int) -> HttpResponse:
     try:
-        webhook_services.webhook_enable(user_id=request.user.pk, webhook_id=webhook_id)
+        services.webhook_enable(user_id=request.user.pk, webhook_id=webhook_id)
     except WebhookError as exc:
         answer(request, messages.ERROR, exc.message, place=_place(webhook_id, exc))
     else:
@@ -77,7 +77,7 @@ def webhook_enable(request: AuthenticatedHttpRequest, webhook_id: int) -> HttpRe
 @require_POST
 def webhook_test(request: AuthenticatedHttpRequest, webhook_id: int) -> HttpResponse:
     try:
-        webhook_services.webhook_test(user_id=request.user.pk, webhook_id=webhook_id)
+        services.webhook_test(user_id=request.user.pk, webhook_id=webhook_id)
     except WebhookError as exc:
         answer(request, messages.ERROR, exc.message, place=_place(webhook_id, exc))
     else:

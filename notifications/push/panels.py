@@ -1,4 +1,4 @@
-"""The settings page's panel for push notices (`core.slots.panels.settings_page_panels`,
+"""The settings page's panel for push notices (`core.slots.settings_page_panels`,
 connected in `NotificationsConfig.ready`): this device's button, the player's devices, and the
 table of what goes to push and to webhooks."""
 
@@ -13,9 +13,9 @@ from django.middleware.csrf import get_token
 from django.urls import reverse
 
 from accounts.models import Profile
-from core.slots.panels import Panel
-from notifications import devices, push
+from core.slots import Panel
 from notifications.models import CHANNEL_CHOICES
+from notifications.push import selectors, transport
 
 # Where the forms' answers are shown (`core.pages.form_answers`).
 DEVICES_PLACE = "push-devices"
@@ -32,12 +32,12 @@ def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
     if not request.user.is_authenticated:
         return None
     user_id = request.user.pk
-    chosen = devices.all_choices(user_id=user_id)
+    chosen = selectors.all_choices(user_id=user_id)
     context = {
-        "offered": push.offered(),
+        "offered": transport.offered(),
         "public_key": settings.WEBPUSH_VAPID_PUBLIC_KEY,
         "api_url": reverse("push_api:push_subscriptions"),
-        "devices": devices.subscriptions_of(user_id=user_id),
+        "devices": selectors.subscriptions_of(user_id=user_id),
         "max_devices": settings.PUSH_MAX_DEVICES,
         "choices": [
             {

@@ -1,5 +1,5 @@
-"""Web Push (RFC 8030, 8291, 8292): the push channel's `deliver`, called by
-`deliveries.delivery_send` for one device (`PushSubscription`).
+"""Web Push (RFC 8030, 8291, 8292): the push channel's transport in the outbox
+(`notifications.outbox`): `deliver` carries one notice to one device (`PushSubscription`).
 
 The payload is the short message (`messages.short_message`) and the badge, as JSON, encrypted
 for the device alone (aes128gcm, with the browser's keys: the push service cannot read it), and
@@ -13,7 +13,7 @@ import base64
 import hashlib
 import json
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 from functools import cache
 from typing import Any
@@ -27,9 +27,11 @@ from django.utils.translation import gettext
 from py_vapid import Vapid, VapidException
 
 from games.selectors import games_waiting_count
-from notifications import devices, emails, messages, outbound
-from notifications.deliveries import SENT, Outcome
+from notifications import messages, outbound
+from notifications.email import content
 from notifications.models import Channel, ChannelDelivery, Notification, PushSubscription
+from notifications.outbox import SENT, Outcome, skipped
+from notifications.push import services
 
 # How long a push service keeps a notice for a device that is offline: after a day a "your
 # turn" is stale (the email or the next notice says it better).
@@ -62,7 +64,7 @@ def payload(delivery: ChannelDelivery) -> dict[str, Any]:
     in the recipient's language, and the number of games waiting for their move."""
     notification = delivery.notification
     message = messages.short_message(notification, channel=Channel.PUSH).as_dict()
-    with translation.override(emails.language_of(notification)):
+    with translation.override(content.language_of(notification)):
         # The notice's one action (the service worker's "turn_off"), in the recipient's words.
         turn_off_title = gettext("Turn off")
     return {
@@ -110,8 +112,8 @@ def encrypted(data: bytes, subscription: PushSubscription) -> bytes:
     return http_ece.encrypt(
         data,
         private_key=ec.generate_private_key(ec.SECP256R1()),
-        dh=devices.b64_decoded(subscription.p256dh),
-        auth_secret=devices.b64_decoded(subscription.auth),
+        dh=services.b64_decoded(subscription.p256dh),
+        auth_secret=services.b64_decoded(subscription.auth),
         version="aes128gcm",
     )
 
@@ -153,7 +155,7 @@ def deliver(delivery: ChannelDelivery) -> Outcome:
         return Outcome(sent=False, error=f"Push service unreachable: {exc}", retry=True)
     status = answer.status
     if status in (201, 202):
-        return SENT  # (the device's last success is written with the mark: `deliveries`)
+        return SENT  # (the device's last success is written with the mark: `marked_sent`)
     error = f"Push service answered {status}"
     if status in (404, 410):
         return Outcome(sent=False, error=error, gone=True)
@@ -179,3 +181,25 @@ def retry_after_of(headers: dict[str, str]) -> timedelta | None:
         except (TypeError, ValueError, IndexError, OverflowError):
             return None
     return max(timedelta(0), min(delay, RETRY_AFTER_MAX))
+
+
+# -- the outbox's hooks --------------------------------------------------------------------------
+
+
+def check(delivery: ChannelDelivery) -> dict[str, Any] | None:
+    """Skipped if the device is gone (unsubscribed, or dropped after a 404 or 410)."""
+    return skipped("The device was removed.") if delivery.push_subscription is None else None
+
+
+def marked_sent(delivery: ChannelDelivery, at: datetime) -> None:
+    """The device answered: its last success, written with the delivery's mark."""
+    if delivery.push_subscription_id is not None:
+        PushSubscription.objects.filter(pk=delivery.push_subscription_id).update(last_success_at=at)
+
+
+def failure_recorded(
+    delivery: ChannelDelivery, outcome: Outcome, *, status: str, updated: bool
+) -> None:
+    """A device that is gone for good (its push service said 404 or 410) is dropped."""
+    if outcome.gone and delivery.push_subscription_id is not None:
+        PushSubscription.objects.filter(pk=delivery.push_subscription_id).delete()

@@ -1,5 +1,5 @@
 """Push notices in the API: the player's devices (`/api/push-subscriptions/`) and which kinds go
-to each channel (`/api/notification-channels/`). Thin, over `notifications.devices`."""
+to each channel (`/api/notification-channels/`). Thin, over `notifications.push.services`."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 
 from accounts.http import AuthenticatedRequest
 from core.api.responses import error_codes_document, error_response, validated_input
-from notifications import devices, push
 from notifications.models import CHANNEL_CHOICES, PushSubscription
+from notifications.push import errors, selectors, services, transport
 
 error_codes_document(
     {
@@ -71,22 +71,22 @@ class KeysSerializer(serializers.Serializer):
 
 class SubscribeSerializer(serializers.Serializer):
     """What `PushSubscription.toJSON()` gives, with a name. Its form here; what it means (an
-    https URL to a public host, keys of the right lengths) is checked by `devices`."""
+    https URL to a public host, keys of the right lengths) is checked by `services`."""
 
     endpoint = TextField(
-        max_length=devices.ENDPOINT_MAX_LENGTH, help_text="https:// URL of the push service"
+        max_length=services.ENDPOINT_MAX_LENGTH, help_text="https:// URL of the push service"
     )
     keys = KeysSerializer()
     name = TextField(
         required=False,
         allow_blank=True,
-        max_length=devices.NAME_MAX_LENGTH,
+        max_length=services.NAME_MAX_LENGTH,
         help_text="The player's name for the device; one line.",
     )
 
 
 class RenameSerializer(serializers.Serializer):
-    name = TextField(allow_blank=True, max_length=devices.NAME_MAX_LENGTH)
+    name = TextField(allow_blank=True, max_length=services.NAME_MAX_LENGTH)
 
 
 class ChannelsSerializer(serializers.Serializer):
@@ -144,11 +144,11 @@ class PushSubscriptionsApi(APIView):
         " key to subscribe a new one with.",
     )
     def get(self, request: AuthenticatedRequest) -> Response:
-        rows = devices.subscriptions_of(user_id=request.user.pk)
+        rows = selectors.subscriptions_of(user_id=request.user.pk)
         return Response(
             {
-                "offered": push.offered(),
-                "public_key": settings.WEBPUSH_VAPID_PUBLIC_KEY if push.offered() else "",
+                "offered": transport.offered(),
+                "public_key": settings.WEBPUSH_VAPID_PUBLIC_KEY if transport.offered() else "",
                 "max_devices": settings.PUSH_MAX_DEVICES,
                 "devices": [_device(row) for row in rows],
             }
@@ -171,7 +171,7 @@ class PushSubscriptionsApi(APIView):
     )
     def post(self, request: AuthenticatedRequest) -> Response:
         data = validated_input(SubscribeSerializer, request.data)
-        row, created = devices.subscription_save(
+        row, created = services.subscription_save(
             user_id=request.user.pk,
             endpoint=data["endpoint"],
             p256dh=data["keys"]["p256dh"],
@@ -194,7 +194,7 @@ class PushSubscriptionApi(APIView):
     )
     def patch(self, request: AuthenticatedRequest, subscription_id: str) -> Response:
         data = validated_input(RenameSerializer, request.data)
-        row = devices.subscription_rename(
+        row = services.subscription_rename(
             user_id=request.user.pk, subscription_id=subscription_id, name=data["name"]
         )
         return Response(_device(row))
@@ -205,7 +205,7 @@ class PushSubscriptionApi(APIView):
         description="Removes one of the caller's devices: it gets no more notices.",
     )
     def delete(self, request: AuthenticatedRequest, subscription_id: str) -> Response:
-        devices.subscription_delete(user_id=request.user.pk, subscription_id=subscription_id)
+        services.subscription_delete(user_id=request.user.pk, subscription_id=subscription_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -219,7 +219,7 @@ class NotificationChannelsApi(APIView):
         f" their webhooks. The kinds: {', '.join(CHANNEL_CHOICES)}.",
     )
     def get(self, request: AuthenticatedRequest) -> Response:
-        return Response(devices.all_choices(user_id=request.user.pk))
+        return Response(selectors.all_choices(user_id=request.user.pk))
 
     @extend_schema(
         operation_id="notification_channels_update",
@@ -231,7 +231,7 @@ class NotificationChannelsApi(APIView):
         # A key other than the channels is refused, not ignored: a misspelt channel would
         # otherwise look saved.
         if not isinstance(request.data, dict) or set(request.data) - {"push", "webhook"}:
-            raise devices.DeviceError(gettext("The channels are push and webhook."))
+            raise errors.DeviceError(gettext("The channels are push and webhook."))
         data = validated_input(ChannelsUpdateSerializer, request.data)
-        choices = devices.channels_set(user_id=request.user.pk, changes=dict(data))
+        choices = services.channels_set(user_id=request.user.pk, changes=dict(data))
         return Response(choices)

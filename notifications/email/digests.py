@@ -19,7 +19,8 @@ from accounts.models import time_zone_names
 from accounts.names import name_with_username
 from games.models import Game
 from games.presenters.lists import games_for_user
-from notifications import seen, selectors
+from notifications import seen
+from notifications.email import selectors as email_selectors
 from notifications.models import Notification
 
 Kind = Notification.Kind
@@ -49,7 +50,7 @@ def digests_build() -> list[int]:
     now = timezone.now()
     built = []
     for local_date, zones in digest_days(now).items():
-        recipients = selectors.digest_recipients(
+        recipients = email_selectors.digest_recipients(
             time_zones=zones, local_date=local_date, limit=DIGEST_BATCH
         )
         for user_id in recipients:
