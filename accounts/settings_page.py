@@ -14,7 +14,7 @@ from accounts import selectors
 from accounts.forms import ApiTokenForm, ProfileForm, VacationForm
 from accounts.http import AuthenticatedHttpRequest
 from core.pages.form_answers import first_error_focused
-from core.slots.panels import panels_render, settings_page_panels
+from core.slots import settings_page_panels
 
 
 def settings_page(
@@ -47,6 +47,6 @@ def settings_page(
         "blocks": list(selectors.blocks_of(user=request.user)),
         "follows": list(selectors.following_of(user=request.user)),
         # Settings of apps higher up (the chat's spectators), which accounts does not import.
-        "more_settings": panels_render(settings_page_panels, request, **(panels or {})),
+        "more_settings": settings_page_panels.collect(request=request, **(panels or {})),
     }
     return render(request, "accounts/settings.html", context, status=status)

@@ -10,8 +10,8 @@ class AnalysisConfig(AppConfig):
             panels,
             tasks,  # noqa: F401  (registers them, so they run in-process when eager)
         )
-        from core.slots import panels as core_panels
+        from core import slots
 
-        # Its panels on the game's pages (`core.slots.panels`).
-        core_panels.game_page_panels.connect(panels.game_page_panel)
-        core_panels.replay_position_panels.connect(panels.replay_position_panel)
+        # Its panels on the game's pages (`core.slots`).
+        slots.game_page_panels.connect(panels.game_page_panel)
+        slots.replay_position_panels.connect(panels.replay_position_panel)

@@ -1,6 +1,6 @@
 """The analysis on the game's pages: its panel on a finished game's page, and on a replay's
 position the judgement of the move played from there. Games' pages show them through
-`core.slots.panels` (connected in `AnalysisConfig.ready`), so games imports nothing of analysis."""
+`core.slots` (connected in `AnalysisConfig.ready`), so games imports nothing of analysis."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from analysis import selectors
 from core.outages.cache import cached
 from core.pages.holes import CSRF_HOLE
-from core.slots.panels import Panel
+from core.slots import Panel
 from games.models import Game
 
 
@@ -49,7 +49,7 @@ def game_page_panel(
             seat_names=seat_names,
             viewer_position=viewer_position,
         )
-        # The request form's token is filled in for each request (`core.slots.panels`).
+        # The request form's token is filled in for each request (`core.slots`).
         context = {"analysis": analysis, "game_id": game_id, "csrf_token": CSRF_HOLE}
         return render_to_string("analysis/_panel.html", context)
 

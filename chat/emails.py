@@ -1,4 +1,4 @@
-"""The chat in the emails (`core.slots.email_parts`, connected in `ChatConfig.ready`): a "your turn"
+"""The chat in the emails (`core.slots`, connected in `ChatConfig.ready`): a "your turn"
 email carries the messages written since the player's last move; a chat email (for those who
 turned them on) the messages written since the first it tells of."""
 

@@ -1,4 +1,4 @@
-"""The chat panel on the board page (`core.slots.panels`, connected in `ChatConfig.ready`): the
+"""The chat panel on the board page (`core.slots`, connected in `ChatConfig.ready`): the
 newest messages the viewer sees, and the form to write one. Its queries do not grow with the
 number of messages (`selectors.PAGE_SIZE` at most)."""
 
@@ -18,7 +18,7 @@ from chat.errors import ChatError
 from core.outages.cache import cached
 from core.pages import form_answers
 from core.pages.holes import CSRF_HOLE
-from core.slots.panels import Panel
+from core.slots import Panel
 
 PANEL_SECONDS = 600
 """How long a rendered panel is kept at most: what changes with time alone (the chat closing
@@ -65,7 +65,7 @@ def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
     context = {
         "spectators_may_read": selectors.spectators_may_read(user_id=request.user.pk),
         "messages": get_messages(request),
-        "csrf_token": CSRF_HOLE,  # filled for this request by `core.slots.panels`
+        "csrf_token": CSRF_HOLE,  # filled for this request by `core.slots`
     }
     return Panel.rendered(render_to_string("chat/_settings.html", context))
 
@@ -95,7 +95,7 @@ def _render(request: HttpRequest, game_id: Any) -> str:
             for s in access.players
             if s.user_id != request.user.pk
         ],
-        # Filled in for each request (`core.slots.panels`).
+        # Filled in for each request (`core.slots`).
         "csrf_token": CSRF_HOLE,
         "spectators_may_read": access.viewer_allows_spectators,
         "newest_id": chat.lines[-1].id if chat.lines else 0,

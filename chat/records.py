@@ -1,4 +1,4 @@
-"""The chat in a game's export (`core.slots.additions`): only when every player let spectators read
+"""The chat in a game's export (`core.slots`): only when every player let spectators read
 it, as an export of a finished game is public."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ class GamesConfig(AppConfig):
 
         import games.tasks  # noqa: F401  (registers them, so they run in-process when eager)
         from accounts.models import Profile
-        from core.slots.panels import settings_page_panels
+        from core.slots import settings_page_panels
         from games.services.players import player_saved, player_saving
         from games.web import calendar
 

@@ -8,13 +8,13 @@ class RatingsConfig(AppConfig):
     name = "ratings"
 
     def ready(self) -> None:
-        from core.slots import panels as core_panels
+        from core import slots
         from ratings import panels, receivers, tasks  # noqa: F401  (registers them, for eager runs)
 
         receivers.connect()
         # Why a finished game was not rated, and the levels' ratings on the new-game form.
-        core_panels.game_over_panels.connect(panels.unrated_reason_panel)
-        core_panels.new_game_levels_panels.connect(panels.level_ratings_panel)
+        slots.game_over_panels.connect(panels.unrated_reason_panel)
+        slots.new_game_levels_panels.connect(panels.level_ratings_panel)
 
     def sweep(self) -> Any:
         """This app's periodic work, for `manage.py sweep` (Celery beat runs

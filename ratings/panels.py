@@ -1,4 +1,4 @@
-"""What ratings adds to games' pages (`core.slots.panels`): in a finished game's banner, why it did
+"""What ratings adds to games' pages (`core.slots`): in a finished game's banner, why it did
 not move the ratings (README, "Fair play"); on the new-game form, the computer levels' ratings."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
-from core.slots.panels import Panel
+from core.slots import Panel
 from games.models import Game
 from ratings import presenters, selectors
 from ratings.fair_play import Unrated

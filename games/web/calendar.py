@@ -25,7 +25,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from accounts.http import AuthenticatedHttpRequest
 from core.pages.form_answers import answer
 from core.pages.holes import CSRF_HOLE
-from core.slots.panels import Panel
+from core.slots import Panel
 from games import throttles
 from games.presenters.calendar import calendar_feed_ics
 from games.presenters.times import user_zone_activated
@@ -189,6 +189,6 @@ def settings_page_panel(request: HttpRequest, **page: Any) -> Panel | None:
     context = {
         "feed": feed_urls(feed.token) if feed is not None else None,
         "messages": get_messages(request),
-        "csrf_token": CSRF_HOLE,  # filled for this request by `core.slots.panels`
+        "csrf_token": CSRF_HOLE,  # filled for this request by `core.slots`
     }
     return Panel.rendered(render_to_string("games/_calendar_settings.html", context))

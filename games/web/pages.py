@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.http import AuthenticatedHttpRequest
 from core.pages.pagination import CachedCountPaginator
-from core.slots.panels import new_game_levels_panels, panels_render, replay_position_panels
+from core.slots import new_game_levels_panels, replay_position_panels
 from games import selectors, services, throttles
 from games.errors import GameError, GameNotFound
 from games.filters import GameHistoryFilter
@@ -63,7 +63,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         "form": form,
         "bot_levels": bot_levels(),
         # The levels' ratings on the players' scale (ratings adds them).
-        "bot_levels_panels": panels_render(new_game_levels_panels, request),
+        "bot_levels_panels": new_game_levels_panels.collect(request=request),
     }
     return render(request, "games/new.html", context)
 
@@ -169,9 +169,9 @@ def game_replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
         context = {"game": game, "message": exc.message, "last_ply": game.ply}
         return render(request, "games/replay_bad_ply.html", context, status=exc.status_code)
     context = replay.replay_page(game=game, ply=ply)
-    # What other apps show on a position (the analysis of the move played): `core.slots.panels`.
-    context["replay_position_panels"] = panels_render(
-        replay_position_panels, request, game=game, ply=ply
+    # What other apps show on a position (the analysis of the move played): `core.slots`.
+    context["replay_position_panels"] = replay_position_panels.collect(
+        request=request, game=game, ply=ply
     )
     return render(request, "games/replay.html", context)
 
@@ -201,8 +201,8 @@ def game_replay_points(request: HttpRequest, game_id: UUID) -> HttpResponse:
     template = get_template("games/_replay_point.html")
     points = []
     for context in replay.replay_points(game=game):
-        context["replay_position_panels"] = panels_render(
-            replay_position_panels, request, game=game, ply=context["ply"]
+        context["replay_position_panels"] = replay_position_panels.collect(
+            request=request, game=game, ply=context["ply"]
         )
         points.append(template.render(context))
     return JsonResponse({"last_ply": game.ply, "points": points})

@@ -1,18 +1,21 @@
-"""What apps higher up add to the pages, emails and records of the apps below (`core.slots.panels`,
-`core.slots.email_parts`,
-`core.slots.additions`): each slot is a Django signal, and its receivers answer in
-the order they were connected, their apps' order in INSTALLED_APPS (#66)."""
+"""What apps higher up add to the pages, emails and records of the apps below (`core.slots`): each
+slot is a Django signal, and its receivers answer in the order they were connected, their apps'
+order in INSTALLED_APPS (#66)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from django.dispatch import Signal
 
-from core.slots.additions import additions_collect
-from core.slots.email_parts import email_parts_render
-from core.slots.panels import Panel, panels_render, settings_page_panels
+from core.slots import (
+    Panel,
+    Slot,
+    additions_merged,
+    email_parts_rendered,
+    panels_html,
+    settings_page_panels,
+)
 
 SETTINGS = "/settings/"
 
@@ -53,7 +56,7 @@ def test_a_receiver_connected_later_answers_last_with_what_the_page_knows(alice,
 
 
 def test_the_answers_are_gathered_in_the_order_of_connection():
-    slot = Signal()
+    slot = Slot(additions_merged)
 
     def first(**about):
         return {"chat": "first", "first": about["game"]}
@@ -63,14 +66,14 @@ def test_the_answers_are_gathered_in_the_order_of_connection():
 
     slot.connect(first)
     slot.connect(second)
-    assert additions_collect(slot, game=7) == {"chat": "second", "first": 7}
+    assert slot.collect(game=7) == {"chat": "second", "first": 7}
 
 
 def test_email_parts_come_in_the_order_of_connection_and_none_adds_nothing(tmp_path, settings):
     (tmp_path / "part.html").write_text("<b>{{ word }}</b>")
     (tmp_path / "part.txt").write_text("{% autoescape off %}{{ word }}.{% endautoescape %}")
     settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path]}]
-    slot = Signal()
+    slot = Slot(email_parts_rendered)
 
     def part(word):
         def receiver(**about):
@@ -82,18 +85,18 @@ def test_email_parts_come_in_the_order_of_connection_and_none_adds_nothing(tmp_p
     for receiver in receivers:
         slot.connect(receiver)
 
-    parts = email_parts_render(slot, user_id=1)
+    parts = slot.collect(user_id=1)
 
     assert parts.html == "<b>one</b><b>two &amp; three</b>"
     assert parts.text == "one.two & three."
 
 
 def test_a_failing_receiver_fails_the_page_as_it_did_before():
-    slot = Signal()
+    slot = Slot(panels_html)
 
     def broken(request, **page):
         raise LookupError("the panel's read failed")
 
     slot.connect(broken)
     with pytest.raises(LookupError):
-        panels_render(slot, request=None)  # type: ignore[arg-type]
+        slot.collect(request=None)
