@@ -2,8 +2,8 @@
 player and kind, in the cache, shared by the API (DRF throttle classes on its views) and the HTML
 forms (`check`), so the forms are no way around the API's limits. The rates are DRF's
 `DEFAULT_THROTTLE_RATES` (`game_create`, `game_join`, `game_rematch`, `game_invite`;
-settings.py). With Redis away a throttle cannot count and lets the request through; the caps on
-what a player has at once (`services.setup`) hold regardless, in the database."""
+azul_site/settings/api.py). With Redis away a throttle cannot count and lets the request through;
+the caps on what a player has at once (`services.setup`) hold regardless, in the database."""
 
 from __future__ import annotations
 
