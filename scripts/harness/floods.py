@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 
@@ -180,7 +181,7 @@ class MovingPair:
         self.client = Client(port)
         self.game_id: str | None = None
         self.view: dict = {"status": "not started"}
-        self.state = None  # the engine's state of the game, as the last answer shows it
+        self.state: Any = None  # the engine's state of the game, as the last answer shows it
 
     def _next_game(self) -> bool:
         self.game_id, self.state = next(self.games, None), None

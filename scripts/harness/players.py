@@ -34,7 +34,7 @@ def bench_session(user: Any) -> str:
     store["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[-1]
     store["_auth_user_hash"] = user.get_session_auth_hash()
     store.create()
-    return store.session_key
+    return str(store.session_key)
 
 
 def api_token(user: Any, name: str = "bench") -> str:
