@@ -337,7 +337,7 @@ def count_deliveries(smtp: Smtp, sink: ReachSink) -> Deliveries:
     deliveries (ChannelDelivery), each per (recipient, kind, game id).
 
     An email whose sender was killed while it held the row is not due until its claim runs
-    out (notifications.sending.CLAIM, minutes): it is counted apart, as held. Had it reached
+    out (notifications.outbox.CLAIM, minutes): it is counted apart, as held. Had it reached
     the sink before the kill, the sink would hold one message more than the rows marked sent
     (a duplicate once it is sent again), which the email check reports."""
     from django.db.models import Q
