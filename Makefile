@@ -56,7 +56,7 @@ run: venv  ## Development server on SQLite with tasks run in-process (unless the
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: venv lint  ## Lint, then the whole test suite on PostgreSQL
-	DATABASE_URL='$(DATABASE_URL)' $(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	DATABASE_URL='$(DATABASE_URL)' $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: venv  ## Style (ruff), the import contracts (lint-imports) and the types (mypy): pyproject.toml
 	$(BIN)/ruff check .

@@ -35,6 +35,25 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.OUTBOUND_ALLOW_HTTP = True
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests first, longest first, the quick ones after: pytest-xdist hands tests out in
+    this order, so its processes start the minutes-long ones early and end together on quick
+    ones, instead of one process running the soak alone at the end while the other waits.
+
+    A test marked `slow` takes more than a few seconds; `slow(seconds=N)` says how many, for the
+    few that take minutes. The browser's tests come next. The rest keep pytest-django's order
+    (run after it: trylast), which the sort leaves as it is among equals."""
+
+    def expected_seconds(item: pytest.Item) -> float:
+        slow = item.get_closest_marker("slow")
+        if slow:
+            return float(slow.kwargs.get("seconds", 10))
+        return 5.0 if item.get_closest_marker("e2e") else 0.0
+
+    items.sort(key=expected_seconds, reverse=True)
+
+
 @pytest.fixture(autouse=True)
 def _tasks_in_process():
     """Tasks run in-process when sent, whatever a test before this one did to the Celery app

@@ -31,6 +31,7 @@ def test_guessing_loop_is_locked_out_with_429(client, alice):
     assert "_auth_user_id" not in client.session
 
 
+@pytest.mark.slow
 def test_lockout_answers_before_the_password_is_checked(client, alice, monkeypatch):
     guess(client, "alice", 5)
     checked = []

@@ -26,6 +26,7 @@ def expected_waiting(user) -> int:
     return count
 
 
+@pytest.mark.slow
 def test_the_count_agrees_with_the_engine_through_real_play(make_user, start_game):
     alice, bob, carol, dora = (make_user(n) for n in ("alice", "bob", "carol", "dora"))
     players = [alice, bob, carol, dora]

@@ -15,6 +15,7 @@ BEFORE = [("accounts", "0002_user_profile_manager")]
 AFTER = [("accounts", "0005_drop_notify_switches")]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keeps_what_players_chose_and_starts_the_rest_on():
     executor = MigrationExecutor(connection)
@@ -58,6 +59,7 @@ def test_the_migration_keeps_what_players_chose_and_starts_the_rest_on():
         executor.migrate(executor.loader.graph.leaf_nodes())
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_goes_back_to_the_switches():
     executor = MigrationExecutor(connection)

@@ -151,6 +151,7 @@ def test_the_leaderboard_page_says_how_many_more_opponents(players, settings, cl
     assert 'id="fair-play"' in html
 
 
+@pytest.mark.slow
 def test_a_farmed_second_account_moves_no_rating_and_buys_no_place(make_user, regulars):
     """The review's flood: 40 invite-accept-resign games through the API between a hostile
     account and its own second account. No game is rated; the leaderboard and the regular

@@ -8,6 +8,7 @@ from azul import FLOOR, legal_moves, play
 from tests.azul.test_judge import FIVE_TO_THE_FLOOR, LONE_TILE, last_round
 
 
+@pytest.mark.slow
 def test_the_accuracy_tool_judges_each_position_again_with_other_seeds(capsys):
     """``research.analysis_accuracy --repeats`` (and ``--references``): the first page run against
     the first reference is the one a single run makes (its figures print the same), and each

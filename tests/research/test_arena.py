@@ -106,6 +106,7 @@ def test_the_arena_reports_each_bots_win_rate_from_each_seat():
     assert "by seat" not in report([game(0, "a", "a", True)], "")
 
 
+@pytest.mark.slow
 def test_the_arena_plays_the_search_with_other_weights_for_tuning(capsys):
     arena_main(
         ["medium", "greedy", "--games", "2", "--iterations", "30", "--quiet"]

@@ -29,6 +29,7 @@ def replay_url(game, ply=None) -> str:
     return url if ply is None else f"{url}?ply={ply}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("recorded", ["finished_colored", "finished_gray"])
 def test_every_point_of_the_replay_is_the_engine_state_after_that_entry(recorded, request):
     game = request.getfixturevalue(recorded)

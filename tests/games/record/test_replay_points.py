@@ -83,6 +83,7 @@ def test_the_points_travel_compressed(finished_colored):
     assert len(response.content) < 100_000
 
 
+@pytest.mark.slow
 def test_one_account_loading_replays_over_and_over_leaves_others_theirs(
     finished_colored, mallory, alice, client_for, monkeypatch
 ):

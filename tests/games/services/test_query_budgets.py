@@ -239,6 +239,7 @@ def _other_connections() -> int:
         return cursor.fetchone()[0]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_moves_update_the_game_row_in_place(start_game, alice, bob):
     """HOT updates: no index to rewrite for an ordinary move (see migration 0003). Moves commit
