@@ -1,20 +1,23 @@
 """Faults: the stack's parts killed, stopped and hung in turn on a fixed beat (`Injector`), each
 recorded with its window (from the fault until its part is back, and a little after), and a
-supervisor that starts again any process that ended by itself, as a process manager does.
+supervisor that starts again any process that ended by itself, as a process manager does; the
+soak's schedule of them (`rotation`), and what the requests that failed say against the windows.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.report import say
-from harness.stack import Stack, terminate_backends
+from harness.stack import EVERY_QUEUE, Stack, terminate_backends
 
 # A fault's window: from the fault until its part is back, and this much after, for the requests
 # already on their way (a worker's first request after its connection was terminated).
@@ -78,6 +81,49 @@ def kill_one_child(stack: Stack, name: str, timeout: float = 30) -> str:
 def cut_connections(database_url: str) -> str:
     """Every connection to the database terminated (`pg_terminate_backend`, as a failover does)."""
     return f"{terminate_backends(database_url)} terminated"
+
+
+# -- the soak's schedule -------------------------------------------------------------------------
+
+# The faults, in their order, and how long each part stays down.
+FAULTS = (
+    "worker",
+    "redis stopped",
+    "gunicorn worker",
+    "database connections",
+    "redis hung",
+    "sweep",
+)
+DOWN_SECONDS = {"worker": 2.0, "redis stopped": 3.0, "redis hung": 5.0, "sweep": 1.0}
+
+
+def rotation(
+    stack: Stack, database_url: str, redis_port: int, sweep_every: float, every: float
+) -> Injector:
+    """FAULTS in turn, every `every` seconds, on a stack of Redis (on `redis_port`), the site
+    (`web`), one worker of every queue (`worker`) and the sweeps (`sweep`); the worker and the
+    sweeps started again whenever they end by themselves."""
+
+    def worker() -> None:
+        stack.worker("worker", *EVERY_QUEUE)
+
+    def sweeps() -> None:
+        stack.sweeps(sweep_every)
+
+    def redis() -> None:
+        stack.redis(redis_port)
+
+    down = DOWN_SECONDS
+    actions = {
+        "worker": lambda: kill_and_restart(stack, "worker", down["worker"], worker),
+        "redis stopped": lambda: stop_and_restart(stack, "redis", down["redis stopped"], redis),
+        "gunicorn worker": lambda: kill_one_child(stack, "web"),
+        "database connections": lambda: cut_connections(database_url),
+        "redis hung": lambda: hang(stack, "redis", down["redis hung"]),
+        "sweep": lambda: kill_and_restart(stack, "sweep", down["sweep"], sweeps),
+    }
+    assert tuple(actions) == FAULTS
+    return Injector(stack, actions, {"worker": worker, "sweep": sweeps}, every)
 
 
 # -- the injector ----------------------------------------------------------------------------------
@@ -160,3 +206,37 @@ class Injector:
     def covering(self, at: float) -> Fault | None:
         """The fault whose window holds the time `at`, if any."""
         return next((f for f in self.faults if f.covers(at)), None)
+
+    def judge(self, errors: list[tuple[float, str]]) -> list[str]:
+        """The faults and the processes that ended by themselves, and `errors` (when, what: a
+        5xx or a request unanswered) inside and outside the faults' windows, printed; the
+        losses: a fault that could not be injected, and each error outside the windows."""
+        losses = [f"a fault could not be injected: {self.failure}"] if self.failure else []
+        inside = [(at, what) for at, what in errors if self.covering(at)]
+        outside = [(at, what) for at, what in errors if not self.covering(at)]
+        for at, what in outside:
+            clock = time.strftime("%H:%M:%S", time.localtime(at))
+            losses.append(f"outside the faults' windows, at {clock}: {what}")
+        faults = self.faults
+        exits = Counter(f"{name} (exit {code})" for _, name, code in self.exits)
+        kinds = Counter(f.kind for f in faults)
+        longest = {k: max(f.end - f.start for f in faults if f.kind == k) for k in kinds}
+        say(
+            f"  faults injected                {len(faults)}: "
+            + ", ".join(f"{k} {n} (down at most {longest[k]:.1f} s)" for k, n in kinds.items())
+        )
+        say(
+            "  ended by themselves            "
+            + (", ".join(f"{what} {n}" for what, n in exits.items()) or "none")
+            + " (each started again at once)"
+        )
+        say(
+            f"  5xx or unanswered              {len(inside)} inside the windows,"
+            f" {len(outside)} outside"
+        )
+        by_kind = Counter(next(f.kind for f in faults if f.covers(at)) for at, _ in inside)
+        say("      by fault: " + (", ".join(f"{k} {n}" for k, n in by_kind.items()) or "-"))
+        shapes = Counter(re.sub(r"[0-9a-f-]{36}", "<id>", what) for _, what in inside)
+        for what, times in shapes.most_common(10):
+            say(f"      inside: {times} x {what[:160]}")
+        return losses

@@ -1,9 +1,13 @@
 """Floods: concurrent clients sending requests (`run_get`) or playing moves (`run_moves`) for a
-time or a number of requests, and the CPU the serving processes spend on them (from /proc).
+time or a number of requests, and the CPU the serving processes spend on them (from /proc); and
+a hostile account's floods through the API (`Hostile`, the abuse run's), its answers tallied by
+kind and outcome (`Tally`).
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import os
 import random
 import sys
@@ -16,8 +20,8 @@ from typing import Any
 
 import orjson
 
-from harness.clients import Client, Reply
-from harness.report import percentile
+from harness.clients import Client, Http, Reply, plain_get
+from harness.report import percentile, say, within
 
 SERVER_PROGRAMS = ("gunicorn", "postgres", "redis-server")
 """The processes that serve a request; their CPU time per request is what the request costs,
@@ -282,6 +286,16 @@ class Tally:
         with self.lock:
             return self.outcomes.get(kind, Counter())["accepted"]
 
+    def table(self) -> None:
+        """The tally, a line per kind: sent, accepted, waited out and tried again, refused."""
+        say(f"  {'kind':<22} {'sent':>5} {'accepted':>8} {'waited':>6}  refused")
+        for kind, counts in self.outcomes.items():
+            refused = ", ".join(f"{n} x {what}" for what, n in counts.items() if what != "accepted")
+            say(
+                f"  {kind:<22} {sum(counts.values()):>5} {counts['accepted']:>8}"
+                f" {self.retried[kind]:>6}  {refused or '-'}"
+            )
+
     def summary(self) -> str:
         with self.lock:
             return ", ".join(
@@ -295,3 +309,295 @@ def outcome_of(reply: Reply) -> str:
     if reply.status >= 500:
         return f"{reply.status}"
     return f"{reply.status} {reply.code}".strip()
+
+
+# -- a hostile account's floods ------------------------------------------------------------------
+
+LIVE_FLOOD_WAIT = 60  # each of the hostile's waits: the longest the site allows
+STILL_WAITING = -1
+
+
+class Hostile:
+    """The floods, each a thread, through one account's token (and session, for live waits)."""
+
+    def __init__(self, args: argparse.Namespace, port: int, live_port: int, token: str) -> None:
+        self.args, self.port, self.live_port, self.token = args, port, live_port, token
+        self.session = ""
+        self.victim = ""
+        self.tally = Tally()
+        self.stop = threading.Event()
+        self.games: list[str] = []  # accepted games against the computer: played in
+        self.lobby: list[str] = []
+        self.games_lock = threading.Lock()
+        self.rng = random.Random(28)
+        self.live_held_at_once = 0
+        self.live_answers: Counter = Counter()  # "status, answered within"
+        self.threads: list[threading.Thread] = []
+
+    def call(self, http: Http, kind: str, method: str, path: str, body: Any = None) -> Reply:
+        """A request as the flood sends it: the per-second throttle's 429 waited out and tried
+        again; any other answer counted under `kind` and returned."""
+        while True:
+            try:
+                reply = http.request(method, path, body)
+            except OSError as exc:
+                self.tally.add(kind, "no answer")
+                self.tally.fault(f"{method} {path}: no answer ({exc})")
+                return Reply(0, {}, b"")
+            wait = reply.headers.get("retry-after")
+            if (
+                reply.status == 429
+                and wait is not None
+                and float(wait) <= 2
+                and not self.stop.is_set()
+            ):
+                # DRF's per-user rate (API_THROTTLE_USER): as fast as the site lets it.
+                self.tally.retry(kind)
+                time.sleep(float(wait))
+                continue
+            outcome = outcome_of(reply)
+            self.tally.add(kind, outcome)
+            if reply.status >= 500:
+                self.tally.fault(f"{method} {path} -> {reply.status}: {reply.body[:300]!r}")
+            return reply
+
+    def create(self, http: Http, kind: str, players: int, seats: list[dict]) -> str | None:
+        reply = self.call(http, kind, "POST", "/api/games/", {"players": players, "seats": seats})
+        return str(reply.data["id"]) if reply.status == 201 else None
+
+    # The floods.
+
+    def computer_games(self, kind: str, count: int, players: int, level: str) -> None:
+        http = Http(self.port, self.token)
+        for _ in range(count):
+            if self.stop.is_set():
+                return
+            seats = [{"kind": "computer", "level": level}] * (players - 1)
+            game = self.create(http, kind, players, seats)
+            if game:
+                with self.games_lock:
+                    self.games.append(game)
+
+    def analyse_loops(self, count: int) -> None:
+        """Create a game against the quick computer, make the moves an analysis needs, resign,
+        ask for the analysis."""
+        http = Http(self.port, self.token)
+        for _ in range(count):
+            if self.stop.is_set():
+                return
+            game = self.create(
+                http, "analyse: create", 2, [{"kind": "computer", "level": "greedy"}]
+            )
+            if game is None:
+                continue
+            made = 0
+            while made < self.args.analyse_moves and not self.stop.is_set():
+                view = self.call(http, "analyse: play", "GET", f"/api/games/{game}/").data
+                if not view or view["status"] != "active":
+                    break
+                if not view["viewer_can_move"]:
+                    time.sleep(0.3)
+                    continue
+                move = self.rng.choice(view["legal_moves"])
+                reply = self.call(
+                    http,
+                    "analyse: play",
+                    "POST",
+                    f"/api/games/{game}/moves/",
+                    {"move": move, "expected_ply": view["ply"]},
+                )
+                made += reply.status == 201
+            if self.stop.is_set():
+                return
+            self.call(http, "analyse: resign", "POST", f"/api/games/{game}/resign/")
+            self.call(http, "analyse: analysis", "POST", f"/api/games/{game}/analysis/")
+
+    def lobby_games(self, count: int) -> None:
+        http = Http(self.port, self.token)
+        for _ in range(count):
+            if self.stop.is_set():
+                return
+            game = self.create(http, "lobby games", 2, [{"kind": "open"}])
+            if game:
+                with self.games_lock:
+                    self.lobby.append(game)
+
+    def invitations(self, count: int) -> None:
+        http = Http(self.port, self.token)
+        for _ in range(count):
+            if self.stop.is_set():
+                return
+            game = self.create(
+                http, "invitations", 2, [{"kind": "invite", "username": self.victim}]
+            )
+            if game:
+                self.call(http, "invitations: cancel", "POST", f"/api/games/{game}/cancel/")
+
+    def lists(self, loops: int) -> None:
+        http = Http(self.port, self.token)
+        for _ in range(loops):
+            page = 1
+            while not self.stop.is_set():
+                reply = self.call(http, "game lists (pages)", "GET", f"/api/games/?page={page}")
+                if 'rel="next"' not in reply.headers.get("link", ""):
+                    break
+                page += 1
+
+    def play(self) -> None:
+        """The hostile's turn in every game it got against the computer, again and again."""
+        http = Http(self.port, self.token)
+        views: dict[str, int] = {}
+        while not self.stop.is_set():
+            with self.games_lock:
+                games = list(self.games)
+            moved = False
+            for game in games:
+                if self.stop.is_set():
+                    return
+                reply = self.call(http, "moves: look", "GET", f"/api/games/{game}/")
+                view = reply.data
+                if reply.status != 200 or view["status"] != "active":
+                    with self.games_lock:
+                        if game in self.games and reply.status != 429:
+                            self.games.remove(game)
+                    continue
+                if view["viewer_can_move"] and views.get(game) != view["ply"]:
+                    views[game] = view["ply"]
+                    move = self.rng.choice(view["legal_moves"])
+                    body = {"move": move, "expected_ply": view["ply"]}
+                    self.call(http, "moves", "POST", f"/api/games/{game}/moves/", body)
+                    moved = True
+            if not moved:
+                time.sleep(0.2)
+
+    def live_waits(self, count: int) -> None:
+        from django.db import connection
+
+        from games.models import Game
+
+        # One of its lobby games, which stands still (else another game of its own).
+        deadline = time.monotonic() + 30
+        game = None
+        while not self.stop.is_set():
+            late = time.monotonic() > deadline
+            with self.games_lock:
+                game = (self.lobby or (self.games if late else []) or [None])[0]
+            if game is not None or time.monotonic() > deadline + 30:
+                break
+            time.sleep(0.2)
+        if game is None:
+            self.tally.add("live waits", "no game to wait on")
+            return
+        ply = Game.objects.values_list("ply", flat=True).get(pk=game)
+        connection.close()
+        # A session the live process finds in the database only (its cached copy gone, as after
+        # a Redis restart): one short wait.
+        cookie = {"Cookie": f"sessionid={self.session}"}
+        probe = plain_get(self.live_port, f"/games/{game}/live/?wait=1&since={ply}", cookie)
+        self.tally.add("live wait, uncached", outcome_of(probe))
+        if probe.status >= 500:
+            self.tally.fault(
+                f"GET /games/<id>/live/ with a session not in the cache -> {probe.status}"
+                " (the live process's log has the traceback)"
+            )
+        # What a browser does first: the board page, from the site (which caches the session).
+        plain_get(self.port, f"/games/{game}/", cookie)
+        # `since` the ply the game is at: a wait, as the board page's first one.
+        path = f"/games/{game}/live/?wait={LIVE_FLOOD_WAIT}&since={ply}"
+        asyncio.run(self._live_waits(count, path))
+
+    async def _live_waits(self, count: int, path: str) -> None:
+        """`count` waits at once on the live endpoint, for one of the hostile's own games: how
+        each was answered, and how many the live process kept waiting at once (answered 200,
+        204 or 304 after a second or more)."""
+        answers: list[tuple[float, float, int]] = []  # (sent, answered, status)
+        writers: list[asyncio.StreamWriter] = []
+
+        async def wait() -> None:
+            sent = time.monotonic()
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.live_port)
+            except OSError:
+                self.tally.add("live waits", "no connection")
+                return
+            writers.append(writer)
+            writer.write(
+                (
+                    f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"Cookie: sessionid={self.session}\r\nConnection: close\r\n\r\n"
+                ).encode()
+            )
+            try:
+                line = await reader.readline()
+                status = int(line.split()[1]) if line else 0
+            except (OSError, IndexError, ValueError):
+                status = 0
+            except asyncio.CancelledError:
+                status = STILL_WAITING  # at the end of the flood
+            answers.append((sent, time.monotonic(), status))
+
+        tasks = []
+        for number in range(count):
+            tasks.append(asyncio.ensure_future(wait()))
+            if number % 200 == 199:
+                await asyncio.sleep(0.05)  # connections opened a batch at a time
+        while not self.stop.is_set() and not all(t.done() for t in tasks):
+            await asyncio.sleep(0.5)
+        for writer in writers:
+            writer.close()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+        # Held: answered as unchanged once the wait was over (the game does not change), or
+        # still waiting at the end, for more than a few seconds.
+        held = sorted(
+            (sent, done)
+            for sent, done, status in answers
+            if (status in (204, 304) and done - sent >= LIVE_FLOOD_WAIT - 5)
+            or (status == STILL_WAITING and done - sent >= 5)
+        )
+        for sent, done, status in answers:
+            what = {STILL_WAITING: "still waiting at the end", 0: "no answer"}.get(status, status)
+            self.live_answers[f"{what} {within(done - sent)}"] += 1
+        edges = sorted([(sent, 1) for sent, _ in held] + [(done, -1) for _, done in held])
+        at_once = 0
+        for _, step in edges:
+            at_once += step
+            self.live_held_at_once = max(self.live_held_at_once, at_once)
+        with self.tally.lock:
+            counts = self.tally.outcomes.setdefault("live waits", Counter())
+            for sent, done, status in answers:
+                if status in (200, 204, 304, STILL_WAITING):
+                    counts["accepted"] += 1
+                elif status == 429:
+                    counts["429 too_many_waits"] += 1
+                else:
+                    what = f"{status or 'no answer'} {within(done - sent)}"
+                    counts[str(status or "no answer")] += 1
+                    self.tally.faults.append(f"hostile's live wait -> {what}")
+
+    def start(self) -> None:
+        a = self.args
+        floods: list[tuple[Callable[..., None], tuple]] = [
+            (self.computer_games, ("strong games", a.strong_games, 4, "strong")),
+            (self.computer_games, ("master games", a.master_games, 2, "master")),
+            (self.analyse_loops, (a.analyse_loops,)),
+            (self.lobby_games, (a.lobby_games,)),
+            (self.invitations, (a.invitations,)),
+            (self.lists, (a.list_loops,)),
+            (self.live_waits, (a.live_waits,)),
+            (self.play, ()),
+        ]
+        for target, arguments in floods:
+            thread = threading.Thread(target=target, args=arguments, daemon=True)
+            thread.start()
+            self.threads.append(thread)
+
+    def halt(self) -> None:
+        self.stop.set()
+
+    def finish(self) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(timeout=20)

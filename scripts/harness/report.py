@@ -47,3 +47,22 @@ def within(seconds: float) -> str:
         return f"after {edges[-1]} s or more"
     low = max((e for e in edges if e <= seconds), default=0)
     return f"in {low}-{min(e for e in edges if e > seconds)} s"
+
+
+def targets_table(
+    rows: list[tuple[str, float, float, float | None]], columns: tuple[str, str]
+) -> bool:
+    """A figure per row, as measured in two phases (`columns`: their names), beside its target
+    (a duration it must stay under in both, or None: reported only): whether all were met."""
+    first, second = columns
+    say(f"  {'figure':<38} {first:>8} {second:>8}  {'target':<10} result")
+    passed = True
+    for name, calm, busy, target in rows:
+        if target is not None:
+            ok = all(v == v and v < target for v in (calm, busy))
+            passed &= ok
+            result, wanted = ("pass" if ok else "FAIL"), f"< {target:g} s"
+        else:
+            result, wanted = "(report)", "-"
+        say(f"  {name:<38} {seconds(calm):>8} {seconds(busy):>8}  {wanted:<10} {result}")
+    return passed

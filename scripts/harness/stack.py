@@ -508,3 +508,18 @@ def task_times(log: str) -> dict[str, tuple[float | None, float | None]]:
         end = datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S,%f").timestamp()
         found[task_id] = (end - float(took), end)
     return found
+
+
+def run(script: Callable[[], bool], cleanup: Callable[[], None], logs: Path, started: float) -> int:
+    """A script's run: 0 when `script()` found all well, 1 when not, 130 on Ctrl-C (or a TERM,
+    after `stop_on_signals()`); `cleanup()` (stopping everything the script started) in every
+    case. `started`: the script's start (time.monotonic()), for the time it took."""
+    try:
+        ok = script()
+        say(f"Took {time.monotonic() - started:.0f} s; the processes' logs: {logs}")
+        return 0 if ok else 1
+    except KeyboardInterrupt:
+        say("\nInterrupted: stopping everything this script started.")
+        return 130
+    finally:
+        cleanup()
