@@ -477,11 +477,11 @@ class Hostile:
 
         # One of its lobby games, which stands still (else another game of its own).
         deadline = time.monotonic() + 30
-        game = None
+        game: str | None = None
         while not self.stop.is_set():
             late = time.monotonic() > deadline
             with self.games_lock:
-                game = (self.lobby or (self.games if late else []) or [None])[0]
+                game = next(iter(self.lobby or (self.games if late else [])), None)
             if game is not None or time.monotonic() > deadline + 30:
                 break
             time.sleep(0.2)
