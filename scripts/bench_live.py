@@ -37,22 +37,22 @@ import argparse
 import asyncio
 import os
 import random
-import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 from functools import partial
 
-import orjson
-
-from harness.clients import Client, aget, free_port
+from harness.clients import aget, free_port
 from harness.floods import MovingPair, run_get, run_moves, usage
 from harness.players import (
-    api_token,
-    bench_session,
-    bench_user,
+    LONG_POLL_SECONDS,
+    Board,
+    Mover,
+    Seeded,
+    keep_board,
+    latencies,
+    seed_boards,
     seed_pairs,
-    two_player_game,
 )
 from harness.report import percentile, table_header
 from harness.stack import (
@@ -68,153 +68,6 @@ from harness.stack import (
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_live"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/12"
-LONG_POLL_SECONDS = 55  # as long as a round lasts, so that no wait ends on its own
-
-
-# -- seeding ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class Seeded:
-    games: list[str]
-    players: dict[str, dict[str, str]]  # game id -> {username: token}
-    sessions: list[str]  # session keys of the watching users
-
-
-def seed(games: int, watchers: int) -> Seeded:
-    import django
-
-    django.setup()
-    from games.models import Game
-
-    Game.objects.all().delete()
-    result = Seeded(
-        games=[],
-        players={},
-        sessions=[bench_session(bench_user(f"live_w{i}")) for i in range(watchers)],
-    )
-    for i in range(games):
-        a, b = bench_user(f"live_p{i}a"), bench_user(f"live_p{i}b")
-        game = two_player_game(a, b)
-        result.games.append(str(game.id))
-        result.players[str(game.id)] = {u.username: api_token(u) for u in (a, b)}
-    return result
-
-
-# -- the boards (asyncio: thousands of connections from one thread) --------------------------------
-
-
-@dataclass
-class Board:
-    game: str
-    cookie: str
-    ply: int
-    etag: str | None = None
-    told: list[tuple[int, float]] = field(default_factory=list)  # (ply, when)
-    loaded: list[tuple[int, float]] = field(default_factory=list)
-    errors: int = 0
-
-
-async def keep_board(board: Board, live_port: int, site_port: int, stop: asyncio.Event, armed):
-    """What a board page does: long-poll, and load the board once told; until `stop`."""
-    cookie = {"Cookie": f"sessionid={board.cookie}"}
-    conn: list = [None, None]
-    first = True
-    while not stop.is_set():
-        # The page's first look names the ply it shows; the next ones, the ETag they were given.
-        path = f"/games/{board.game}/live/?wait={LONG_POLL_SECONDS}&since={board.ply}"
-        headers = {**cookie, "If-None-Match": board.etag} if board.etag else cookie
-        task = asyncio.ensure_future(aget(live_port, path, headers, conn))
-        if first:
-            armed()
-            first = False
-        try:
-            status, headers, body = await task
-        except (ConnectionError, asyncio.IncompleteReadError, OSError):
-            board.errors += 1
-            await asyncio.sleep(1)
-            continue
-        now = time.perf_counter()
-        if status in (204, 304):
-            board.etag = headers.get("etag")
-            continue
-        if status != 200:
-            board.errors += 1
-            await asyncio.sleep(1)
-            continue
-        ply = board.ply = orjson.loads(body)["ply"]
-        board.told.append((ply, now))
-        board.etag = headers.get("etag")
-        status, _, _ = await aget(site_port, f"/games/{board.game}/board/", cookie)
-        if status == 200:
-            board.loaded.append((ply, time.perf_counter()))
-        else:
-            board.errors += 1
-    if conn[1] is not None:
-        conn[1].close()
-
-
-# -- the players -----------------------------------------------------------------------------------
-
-
-class Mover:
-    """Makes moves through the site's API as the players would (token auth, `expected_ply`),
-    and keeps when each was answered: {(game, ply after): (sent, answered)}."""
-
-    def __init__(self, port: int, seeded: Seeded, seed: int = 1) -> None:
-        self.client = Client(port)
-        self.seeded = seeded
-        self.rng = random.Random(seed)
-        self.views: dict[str, dict] = {}
-        self.moves: dict[tuple[str, int], tuple[float, float]] = {}
-        self.errors = 0
-
-    def _view(self, game: str) -> dict:
-        if game not in self.views:
-            token = next(iter(self.seeded.players[game].values()))
-            _, data, _ = self.client.request(
-                "GET", f"/api/games/{game}/", {"Authorization": f"Token {token}"}
-            )
-            self.views[game] = orjson.loads(data)
-        return self.views[game]
-
-    def move(self, game: str) -> None:
-        import azul
-
-        view = self._view(game)
-        if view["status"] != "active":
-            return
-        state = azul.State.from_dict(view["state"])
-        position = state.to_move[0]
-        username = next(p["username"] for p in view["players"] if p["position"] == position)
-        move = azul.random_move(state, self.rng, position)
-        headers = {
-            "Authorization": f"Token {self.seeded.players[game][username]}",
-            "Content-Type": "application/json",
-        }
-        body = orjson.dumps({"move": str(move), "expected_ply": view["ply"]})
-        sent = time.perf_counter()
-        status, data, _ = self.client.request("POST", f"/api/games/{game}/moves/", headers, body)
-        answered = time.perf_counter()
-        if status != 201:
-            self.errors += 1
-            self.views.pop(game, None)
-            return
-        self.views[game] = orjson.loads(data)
-        self.moves[(game, self.views[game]["ply"])] = (sent, answered)
-
-
-def latencies(boards: list[Board], moves: dict, which: str, games: set[str] | None = None):
-    """Seconds from each move's answer to each board of its game being told / loaded."""
-    out = []
-    for board in boards:
-        if games is not None and board.game not in games:
-            continue
-        for ply, when in getattr(board, which):
-            timing = moves.get((board.game, ply))
-            if timing is not None:
-                out.append(when - timing[1])
-    return sorted(out)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -334,7 +187,7 @@ async def run_round(args, seeded: Seeded, n: int, live: int, ports) -> Round:
     herd.views = mover.views
     counts = [len(b.told) for b in boards]
     released = time.perf_counter()
-    await asyncio.to_thread(lambda: [herd.move(g) for g in games])
+    await asyncio.to_thread(herd.move_each, games)
     herd_done = time.perf_counter()
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=LONG_POLL_SECONDS + 30)
     last = max(
@@ -359,27 +212,11 @@ def poll_cost(site_port: int, site: int, seeded: Seeded, seconds: float):
     _, headers, _ = asyncio.run(aget(site_port, f"/games/{game}/live/?wait=0", {"Cookie": cookie}))
     path = f"/games/{game}/live/?wait=25"
     heads = {"Cookie": cookie, "If-None-Match": headers["etag"]}
-    latencies_: list[float] = []
-    lock = threading.Lock()
-    deadline = time.perf_counter() + seconds
-
-    def worker():
-        client = Client(site_port)
-        while time.perf_counter() < deadline:
-            status, _, elapsed = client.request("GET", path, heads)
-            if status == 304:
-                with lock:
-                    latencies_.append(elapsed)
-
     before = usage(site).cpu
-    threads = [threading.Thread(target=worker) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    polls = run_get("polls", site_port, path, heads, 8, seconds, 10**9, ok=304)
     cpu = usage(site).cpu - before
-    n = len(latencies_)
-    return n / seconds, pct(sorted(latencies_), 0.5), pct(sorted(latencies_), 0.95), cpu * 1000 / n
+    n, took = len(polls.latencies), sorted(polls.latencies)
+    return n / seconds, pct(took, 0.5), pct(took, 0.95), cpu * 1000 / n
 
 
 # -- the site under ASGI, for the record -----------------------------------------------------------
@@ -450,7 +287,7 @@ def main() -> None:
     most = max(rounds)
     games = -(-most // args.per_game)
     print(f"Seeding {games} games in {database_url} ...", flush=True)
-    seeded = seed(games, watchers=50)
+    seeded = seed_boards(games, watchers=50)
     vacuum(database_url)
 
     site_port, live_port = free_port(), free_port()

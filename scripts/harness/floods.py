@@ -149,8 +149,9 @@ def in_threads(target: Callable[..., None], arguments: list[tuple]) -> float:
     return time.perf_counter() - started
 
 
-def run_get(name, port, path, headers, concurrency, seconds, max_requests) -> Result:
-    """`concurrency` clients GETting `path` for `seconds` or `max_requests` in all."""
+def run_get(name, port, path, headers, concurrency, seconds, max_requests, ok=200) -> Result:
+    """`concurrency` clients GETting `path` for `seconds` or `max_requests` in all; an answer
+    other than `ok` (200, or 304 for a poll with the ETag it has) is an error."""
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
@@ -166,7 +167,7 @@ def run_get(name, port, path, headers, concurrency, seconds, max_requests) -> Re
                 budget[0] -= 1
             status, _, elapsed = client.request("GET", path, headers)
             with lock:
-                if status == 200:
+                if status == ok:
                     latencies.append(elapsed)
                 else:
                     errors[0] += 1

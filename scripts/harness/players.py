@@ -1,11 +1,13 @@
 """The scripts' players (after `django.setup()`): accounts, their sessions and API tokens, their
 games, their devices and webhooks; the soak's players (`Player`, each move it sent in a `Record`);
-the abuse run's innocent player (`Victim`) and what it measures (`Figures`); and the web
-benchmarks' seed.
+the abuse run's innocent player (`Victim`) and what it measures (`Figures`); open boards that
+wait for a game's moves (`Board`, `keep_board`) and the players who make them (`Mover`); and the
+web benchmarks' seed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import os
 import random
@@ -16,7 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.clients import Http, Reply, plain_get
+import orjson
+
+from harness.clients import Client, Http, Reply, aget, plain_get
 from harness.report import say, within
 from harness.sinks import Smtp
 from harness.stack import Stack, Sweeper, task_times
@@ -460,6 +464,157 @@ def samples(quiet: Figures, flood: Figures, level: str) -> str:
         f" sweeps {len(quiet.sweep_ends)}/{len(flood.sweep_ends)}, live waits"
         f" {len(quiet.live)}/{len(flood.live)}"
     )
+
+
+# -- open boards and their movers (bench_live's) ---------------------------------------------------
+
+LONG_POLL_SECONDS = 55  # a board's wait: as long as a round lasts, so that no wait ends on its own
+
+
+@dataclass
+class Seeded:
+    """Games of two players each, their tokens, and the sessions of users who watch them."""
+
+    games: list[str]
+    players: dict[str, dict[str, str]]  # game id -> {username: token}
+    sessions: list[str]  # session keys of the watching users
+
+
+def seed_boards(games: int, watchers: int) -> Seeded:
+    """Every game deleted; `games` games of two players (`live_p<i>a`, `live_p<i>b`), and the
+    sessions of `watchers` users (bench_live's boards)."""
+    import django
+
+    django.setup()
+    from games.models import Game
+
+    Game.objects.all().delete()
+    result = Seeded(
+        games=[],
+        players={},
+        sessions=[bench_session(bench_user(f"live_w{i}")) for i in range(watchers)],
+    )
+    for i in range(games):
+        a, b = bench_user(f"live_p{i}a"), bench_user(f"live_p{i}b")
+        game = two_player_game(a, b)
+        result.games.append(str(game.id))
+        result.players[str(game.id)] = {u.username: api_token(u) for u in (a, b)}
+    return result
+
+
+@dataclass
+class Board:
+    game: str
+    cookie: str
+    ply: int
+    etag: str | None = None
+    told: list[tuple[int, float]] = field(default_factory=list)  # (ply, when)
+    loaded: list[tuple[int, float]] = field(default_factory=list)
+    errors: int = 0
+
+
+async def keep_board(board: Board, live_port: int, site_port: int, stop: asyncio.Event, armed):
+    """What a board page does: long-poll, and load the board once told; until `stop`."""
+    cookie = {"Cookie": f"sessionid={board.cookie}"}
+    conn: list = [None, None]
+    first = True
+    while not stop.is_set():
+        # The page's first look names the ply it shows; the next ones, the ETag they were given.
+        path = f"/games/{board.game}/live/?wait={LONG_POLL_SECONDS}&since={board.ply}"
+        headers = {**cookie, "If-None-Match": board.etag} if board.etag else cookie
+        task = asyncio.ensure_future(aget(live_port, path, headers, conn))
+        if first:
+            armed()
+            first = False
+        try:
+            status, headers, body = await task
+        except (ConnectionError, asyncio.IncompleteReadError, OSError):
+            board.errors += 1
+            await asyncio.sleep(1)
+            continue
+        now = time.perf_counter()
+        if status in (204, 304):
+            board.etag = headers.get("etag")
+            continue
+        if status != 200:
+            board.errors += 1
+            await asyncio.sleep(1)
+            continue
+        ply = board.ply = orjson.loads(body)["ply"]
+        board.told.append((ply, now))
+        board.etag = headers.get("etag")
+        status, _, _ = await aget(site_port, f"/games/{board.game}/board/", cookie)
+        if status == 200:
+            board.loaded.append((ply, time.perf_counter()))
+        else:
+            board.errors += 1
+    if conn[1] is not None:
+        conn[1].close()
+
+
+class Mover:
+    """Makes moves through the site's API as the players would (token auth, `expected_ply`),
+    and keeps when each was answered: {(game, ply after): (sent, answered)}."""
+
+    def __init__(self, port: int, seeded: Seeded, seed: int = 1) -> None:
+        self.client = Client(port)
+        self.seeded = seeded
+        self.rng = random.Random(seed)
+        self.views: dict[str, dict] = {}
+        self.moves: dict[tuple[str, int], tuple[float, float]] = {}
+        self.errors = 0
+
+    def _view(self, game: str) -> dict:
+        if game not in self.views:
+            token = next(iter(self.seeded.players[game].values()))
+            _, data, _ = self.client.request(
+                "GET", f"/api/games/{game}/", {"Authorization": f"Token {token}"}
+            )
+            self.views[game] = orjson.loads(data)
+        return self.views[game]
+
+    def move(self, game: str) -> None:
+        import azul
+
+        view = self._view(game)
+        if view["status"] != "active":
+            return
+        state = azul.State.from_dict(view["state"])
+        position = state.to_move[0]
+        username = next(p["username"] for p in view["players"] if p["position"] == position)
+        move = azul.random_move(state, self.rng, position)
+        headers = {
+            "Authorization": f"Token {self.seeded.players[game][username]}",
+            "Content-Type": "application/json",
+        }
+        body = orjson.dumps({"move": str(move), "expected_ply": view["ply"]})
+        sent = time.perf_counter()
+        status, data, _ = self.client.request("POST", f"/api/games/{game}/moves/", headers, body)
+        answered = time.perf_counter()
+        if status != 201:
+            self.errors += 1
+            self.views.pop(game, None)
+            return
+        self.views[game] = orjson.loads(data)
+        self.moves[(game, self.views[game]["ply"])] = (sent, answered)
+
+    def move_each(self, games: list[str]) -> None:
+        """A move in each of `games`, one after the other."""
+        for game in games:
+            self.move(game)
+
+
+def latencies(boards: list[Board], moves: dict, which: str, games: set[str] | None = None):
+    """Seconds from each move's answer to each board of its game being told / loaded."""
+    out = []
+    for board in boards:
+        if games is not None and board.game not in games:
+            continue
+        for ply, when in getattr(board, which):
+            timing = moves.get((board.game, ply))
+            if timing is not None:
+                out.append(when - timing[1])
+    return sorted(out)
 
 
 # -- the web benchmarks' seed ----------------------------------------------------------------------
