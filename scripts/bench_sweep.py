@@ -41,15 +41,24 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import re
 import statistics
 import time
 from collections import Counter
-from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from contextlib import ExitStack
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
 from unittest.mock import patch
 
+from harness.players import BATCH, bulk_users, empty_tables, start_states, times_as_given
+from harness.queries import (
+    KEY_PLAN_LINE,
+    QueryLog,
+    create_index,
+    drop_index,
+    explain,
+    table_facts,
+)
 from harness.report import table_header, verdict
 from harness.stack import base_env, django_setup, prepare, vacuum
 
@@ -60,14 +69,7 @@ INDEX_NAME = "bench_game_active_deadline_idx"
 MARGIN = timedelta(hours=1)
 # How often each pace is chosen (days per move: weight); 3 days is the site's default.
 PACE_WEIGHTS = {1: 10, 2: 15, 3: 35, 5: 15, 7: 15, 14: 10}
-BATCH = 10_000
-COMMIT = "COMMIT"
 PARTS = ("timeouts_dispatch", "reminders_send", "computer_turns_dispatch")
-# Plan lines worth showing: the scans (which index, if any), sorts, joins and the totals.
-KEY_PLAN_LINE = re.compile(
-    r"Scan|Index Cond|Sort Method|Join|Rows Removed|Workers Launched|Execution Time"
-    r"|Planning Time|JIT:"
-)
 
 
 def bench_env(database_url: str) -> dict[str, str]:
@@ -97,81 +99,18 @@ class Seeded:
     last_seeded_notification: int = 0
 
 
-def start_states(count: int, seed: int) -> dict[int, list[dict]]:
-    """Real started games from the engine (new game, then the first deal drawn with a seeded
-    generator), as `Game.state` holds them, by the player to move."""
-    import azul
-
-    rng = random.Random(seed)
-    states: dict[int, list[dict]] = {0: [], 1: []}
-    for i in range(count):
-        first = i % 2
-        state = azul.new_game(2, "gray" if i % 4 >= 2 else "colored", first)
-        state = azul.deal(state, tiles=azul.draw_tiles(state, rng))
-        assert state.to_move == [first]
-        states[first].append(state.to_dict())
-    return states
-
-
-@contextmanager
-def times_as_given():
-    """Let bulk_create write the games' `created_at` and `updated_at` as set, rather than now
-    (auto_now_add, auto_now): a turn's start is the game's last write."""
-    from games.models import Game
-
-    with ExitStack() as stack:
-        for name in ("created_at", "updated_at"):
-            game_field = Game._meta.get_field(name)
-            stack.enter_context(patch.object(game_field, "auto_now", False))
-            stack.enter_context(patch.object(game_field, "auto_now_add", False))
-        yield
-
-
-def empty_tables() -> None:
-    from django.contrib.auth import get_user_model
-    from django.db import connection
-
-    from games.models import Game
-
-    # Everything that refers to users or games goes too (seats, logs, notifications, profiles,
-    # tokens): the database is the benchmark's own.
-    tables = [get_user_model()._meta.db_table, Game._meta.db_table]
-    with connection.cursor() as cursor:
-        cursor.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
-
-
 def seed(args: argparse.Namespace) -> Seeded:
-    from django.contrib.auth import get_user_model
     from django.db import transaction
     from django.utils import timezone
 
-    from accounts.confusables import skeleton
-    from accounts.models import Profile
     from games.models import Game, Seat
     from notifications.models import Notification
     from notifications.sweeps import REMINDER_AT
 
     started = time.perf_counter()
     rng = random.Random(args.seed)
-    User = get_user_model()
     empty_tables()
-
-    # bulk_create calls no save(), which sets each name's look-alike skeleton (unique).
-    users = User.objects.bulk_create(
-        [
-            User(
-                username=f"bench{i:05d}",
-                username_skeleton=skeleton(f"bench{i:05d}"),
-                email=f"bench{i:05d}@bench.test",
-                password="!",
-            )
-            for i in range(args.users)
-        ],
-        batch_size=BATCH,
-    )
-    # bulk_create sends no post_save, so the signal that gives every user a profile does not run.
-    Profile.objects.bulk_create([Profile(user=u) for u in users], batch_size=BATCH)
-    user_ids = [u.pk for u in users]
+    user_ids = bulk_users(args.users)
 
     states = start_states(8, args.seed)
     now = timezone.now()
@@ -197,7 +136,7 @@ def seed(args: argparse.Namespace) -> Seeded:
     result = Seeded(games=args.games, due=args.due, stalled=args.stalled)
     # (time since the window started, game id, recipient): games whose person is to move, in
     # their reminder window; all but the last --new-reminders to enter it have had their reminder.
-    in_window: list[tuple[timedelta, object, int]] = []
+    in_window: list[tuple[timedelta, Any, int]] = []
     for offset in range(0, args.games, BATCH):
         games, seats = [], []
         for kind in kinds[offset : offset + BATCH]:
@@ -274,54 +213,25 @@ def seed(args: argparse.Namespace) -> Seeded:
 
 
 @dataclass
-class Query:
-    part: str
-    sql: str
-    params: object
-    seconds: float
-
-
-@dataclass
 class Run:
     seconds: float
     timeouts: int
     reminded: int
     computer_turns: int
-    part_seconds: dict[str, float] = field(default_factory=dict)
-    queries: list[Query] = field(default_factory=list)
-    sent: Counter = field(default_factory=Counter)
-
-    def queries_of(self, part: str) -> list[Query]:
-        return [q for q in self.queries if q.part == part and q.sql is not COMMIT]
-
-    def part(self, name: str) -> tuple[float, int, float, float, int, float]:
-        """The part's seconds; its queries, their seconds and its first's; its commits and
-        their seconds."""
-        queries = self.queries_of(name)
-        commits = [q.seconds for q in self.queries if q.part == name and q.sql is COMMIT]
-        return (
-            self.part_seconds[name],
-            len(queries),
-            sum(q.seconds for q in queries),
-            queries[0].seconds,
-            len(commits),
-            sum(commits),
-        )
+    log: QueryLog  # the queries, by part
+    sent: Counter
 
 
 def sweep_once() -> Run:
     """One `sweep()` with task sending stubbed (counted), each part timed and each query
     recorded with the part that ran it."""
-    from django.db import connection
     from django.utils import timezone
 
     from games import sweeps
     from notifications import sweeps as notification_sweeps
 
     sent: Counter = Counter()
-    queries: list[Query] = []
-    part_seconds: dict[str, float] = {}
-    current = ["sweep"]
+    log = QueryLog()
 
     def fake_send(
         task: str, args: list, countdown: float | None = None, queue: str | None = None
@@ -329,58 +239,19 @@ def sweep_once() -> Run:
         sent[task] += 1
         return True
 
-    def timed(name: str, part):
-        def wrapper(now: datetime) -> int:
-            current[0] = name
-            started = time.perf_counter()
-            try:
-                return part(now)
-            finally:
-                part_seconds[name] = time.perf_counter() - started
-                current[0] = "sweep"
-
-        return wrapper
-
-    def record(execute, sql, params, many, context):
-        started = time.perf_counter()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            queries.append(Query(current[0], sql, params, time.perf_counter() - started))
-
-    commit = connection.commit
-
-    def record_commit() -> None:
-        # Outside a transaction, every write (bulk_create) is its own transaction: its COMMIT
-        # waits for the WAL to reach the disk.
-        started = time.perf_counter()
-        try:
-            commit()
-        finally:
-            queries.append(Query(current[0], COMMIT, None, time.perf_counter() - started))
-
     with ExitStack() as stack:
         stack.enter_context(patch("games.sweeps.send", fake_send))
         stack.enter_context(patch("notifications.services.send", fake_send))
         for name in PARTS:
             module = notification_sweeps if name == "reminders_send" else sweeps
-            stack.enter_context(patch.object(module, name, timed(name, getattr(module, name))))
-        stack.enter_context(connection.execute_wrapper(record))
-        stack.enter_context(patch.object(connection, "commit", record_commit))
+            stack.enter_context(patch.object(module, name, log.timed(name, getattr(module, name))))
+        stack.enter_context(log.recording())
         started = time.perf_counter()
         now = timezone.now()
         found = sweeps.sweep(now)
         reminded = notification_sweeps.reminders_send(now)
         seconds = time.perf_counter() - started
-    return Run(
-        seconds,
-        found.timeouts,
-        reminded,
-        found.computer_turns,
-        part_seconds,
-        queries,
-        sent,
-    )
+    return Run(seconds, found.timeouts, reminded, found.computer_turns, log, sent)
 
 
 def reset_reminders(last_seeded: int) -> int:
@@ -396,49 +267,6 @@ def reset_reminders(last_seeded: int) -> int:
     with connection.cursor() as cursor:
         cursor.execute(f"VACUUM {Notification._meta.db_table}")
     return deleted
-
-
-def explain(query: Query) -> list[str]:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {query.sql}", query.params)
-        return [row[0] for row in cursor.fetchall()]
-
-
-def create_index() -> float:
-    from django.db import connection
-
-    started = time.perf_counter()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"CREATE INDEX {INDEX_NAME} ON games_game (turn_deadline) WHERE status = 'active'"
-        )
-        cursor.execute("ANALYZE games_game")
-    return time.perf_counter() - started
-
-
-def drop_index() -> None:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP INDEX IF EXISTS {INDEX_NAME}")
-
-
-def table_facts() -> str:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_size_pretty(pg_table_size('games_game')),"
-            " pg_size_pretty(pg_indexes_size('games_game')), current_setting('server_version'),"
-            " current_setting('shared_buffers'), current_setting('jit')"
-        )
-        table, indexes, version, buffers, jit = cursor.fetchone()
-    return (
-        f"PostgreSQL {version.split()[0]} (shared_buffers {buffers}, jit {jit});"
-        f" games_game: {table} of rows, {indexes} of indexes"
-    )
 
 
 def ms(seconds: float) -> str:
@@ -471,7 +299,7 @@ def report(args, seeded: Seeded, runs: list[Run], plans: dict[str, list[str]], f
         print(
             f"{number:>3} {ms(run.seconds):>9} {run.timeouts:>8} {run.reminded:>9}"
             f" {run.computer_turns:>8}  "
-            + "".join(f"{ms(run.part_seconds[name]):>28}" for name in PARTS)
+            + "".join(f"{ms(run.log.part_seconds[name]):>28}" for name in PARTS)
         )
 
     times = [run.seconds for run in runs]
@@ -504,7 +332,7 @@ def report(args, seeded: Seeded, runs: list[Run], plans: dict[str, list[str]], f
     header += f" {'commits':>8} {'commit ms':>9} {'Python ms':>9}"
     table_header(header)
     for name in PARTS:
-        per_run = [run.part(name) for run in runs]
+        per_run = [run.log.part(name) for run in runs]
         total, queries, in_sql, main, commits, in_commits = (
             statistics.median(column) for column in zip(*per_run, strict=True)
         )
@@ -570,25 +398,26 @@ def main() -> None:
     django_setup(env)
 
     print(f"Seeding {database_url} ...", flush=True)
-    drop_index()  # left by an interrupted run
+    drop_index(INDEX_NAME)  # left by an interrupted run
     seeded = seed(args)
     started = time.perf_counter()
     vacuum(database_url)
     seeded.vacuum_seconds = time.perf_counter() - started
 
     if args.with_index:
-        print(f"Created {INDEX_NAME} in {create_index():.1f} s", flush=True)
+        took = create_index(INDEX_NAME, "games_game", "(turn_deadline) WHERE status = 'active'")
+        print(f"Created {INDEX_NAME} in {took:.1f} s", flush=True)
     try:
         runs: list[Run] = []
         for _ in range(args.runs):
             runs.append(sweep_once())
             reset_reminders(seeded.last_seeded_notification)
         # With the reminders reset, the database is as each run found it.
-        plans = {name: explain(runs[-1].queries_of(name)[0]) for name in PARTS}
-        facts = table_facts()
+        plans = {name: explain(runs[-1].log.of(name)[0]) for name in PARTS}
+        facts = table_facts("games_game")
     finally:
         if args.with_index:
-            drop_index()
+            drop_index(INDEX_NAME)
     report(args, seeded, runs, plans, facts)
 
 

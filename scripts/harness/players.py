@@ -1,8 +1,8 @@
 """The scripts' players (after `django.setup()`): accounts, their sessions and API tokens, their
 games, their devices and webhooks; the soak's players (`Player`, each move it sent in a `Record`);
 the abuse run's innocent player (`Victim`) and what it measures (`Figures`); open boards that
-wait for a game's moves (`Board`, `keep_board`) and the players who make them (`Mover`); and the
-web benchmarks' seed.
+wait for a game's moves (`Board`, `keep_board`) and the players who make them (`Mover`); many
+players and games inserted at once (`bulk_users`, `start_states`); and the web benchmarks' seed.
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from unittest.mock import patch
 
 import orjson
 
@@ -615,6 +617,80 @@ def latencies(boards: list[Board], moves: dict, which: str, games: set[str] | No
             if timing is not None:
                 out.append(when - timing[1])
     return sorted(out)
+
+
+# -- many players and games at once (bench_sweep's bulk seed) ------------------------------------
+
+BATCH = 10_000  # rows a bulk insert
+
+
+def empty_tables() -> None:
+    """Every user and game deleted, and everything that refers to them (seats, logs,
+    notifications, profiles, tokens): for a database that is the script's own."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from games.models import Game
+
+    tables = [get_user_model()._meta.db_table, Game._meta.db_table]
+    with connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
+
+
+def bulk_users(count: int, prefix: str = "bench") -> list[int]:
+    """`count` players (`<prefix>00000`, ...) with their profiles, inserted in bulk: their ids."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.confusables import skeleton
+    from accounts.models import Profile
+
+    user_model = get_user_model()
+    # bulk_create calls no save(), which sets each name's look-alike skeleton (unique).
+    users = user_model.objects.bulk_create(
+        [
+            user_model(
+                username=f"{prefix}{i:05d}",
+                username_skeleton=skeleton(f"{prefix}{i:05d}"),
+                email=f"{prefix}{i:05d}@bench.test",
+                password="!",
+            )
+            for i in range(count)
+        ],
+        batch_size=BATCH,
+    )
+    # bulk_create sends no post_save, so the signal that gives every user a profile does not run.
+    Profile.objects.bulk_create([Profile(user=u) for u in users], batch_size=BATCH)
+    return [u.pk for u in users]
+
+
+def start_states(count: int, seed: int) -> dict[int, list[dict]]:
+    """Real started games from the engine (new game, then the first deal drawn with a seeded
+    generator), as `Game.state` holds them, by the player to move."""
+    import azul
+
+    rng = random.Random(seed)
+    states: dict[int, list[dict]] = {0: [], 1: []}
+    for i in range(count):
+        first = i % 2
+        state = azul.new_game(2, "gray" if i % 4 >= 2 else "colored", first)
+        state = azul.deal(state, tiles=azul.draw_tiles(state, rng))
+        assert state.to_move == [first]
+        states[first].append(state.to_dict())
+    return states
+
+
+@contextmanager
+def times_as_given() -> Iterator[None]:
+    """Let bulk_create write the games' `created_at` and `updated_at` as set, rather than now
+    (auto_now_add, auto_now): a turn's start is the game's last write."""
+    from games.models import Game
+
+    with ExitStack() as stack:
+        for name in ("created_at", "updated_at"):
+            game_field = Game._meta.get_field(name)
+            stack.enter_context(patch.object(game_field, "auto_now", False))
+            stack.enter_context(patch.object(game_field, "auto_now_add", False))
+        yield
 
 
 # -- the web benchmarks' seed ----------------------------------------------------------------------
