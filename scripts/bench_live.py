@@ -44,17 +44,9 @@ from functools import partial
 
 from harness.clients import aget, free_port
 from harness.floods import MovingPair, run_get, run_moves, usage
-from harness.players import (
-    LONG_POLL_SECONDS,
-    Board,
-    Mover,
-    Seeded,
-    keep_board,
-    latencies,
-    seed_boards,
-    seed_pairs,
-)
+from harness.players import LONG_POLL_SECONDS, Board, Mover, keep_board, latencies
 from harness.report import percentile, table_header
+from harness.seeds import Seeded, seed_boards, seed_pairs
 from harness.stack import (
     Stack,
     bench_env,

@@ -50,7 +50,6 @@ from datetime import timedelta
 from typing import Any
 from unittest.mock import patch
 
-from harness.players import BATCH, bulk_users, empty_tables, start_states, times_as_given
 from harness.queries import (
     KEY_PLAN_LINE,
     QueryLog,
@@ -60,6 +59,7 @@ from harness.queries import (
     table_facts,
 )
 from harness.report import table_header, verdict
+from harness.seeds import BATCH, bulk_users, empty_tables, start_states, times_as_given
 from harness.stack import base_env, django_setup, prepare, vacuum
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/azul_bench_sweep"

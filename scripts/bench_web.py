@@ -35,8 +35,8 @@ from harness.floods import (
     run_moves,
     with_cpu,
 )
-from harness.players import seed_pairs
 from harness.report import goal, table_header
+from harness.seeds import seed_pairs
 from harness.stack import (
     BENCH_REDIS,
     Stack,

@@ -7,9 +7,18 @@
 - `sinks`: what stands for the outside world: an SMTP sink, and a push service and webhook
   receiver (`ReachSink`) that keep every message that reaches them;
 - `clients`: HTTP clients (a lean keep-alive one for load, one with a player's token, asyncio);
-- `players`: the scripts' players, their sessions, tokens and games;
-- `floods`: concurrent clients (requests and moves), and the CPU the servers spend on them;
-- `faults`: killing and hanging the stack's parts in turn, and when each was down;
+- `players`: the scripts' players, their sessions, tokens and games, and what they do: the soak's
+  players, the abuse run's innocent player (the victim) and its measures, open boards and the
+  players who move in their games;
+- `seeds`: many players and games at once, for the benchmarks;
+- `floods`: concurrent clients (requests and moves), the CPU the servers spend on them, and a
+  hostile account's floods through the API, tallied;
+- `faults`: killing and hanging the stack's parts in turn (the soak's schedule), when each was
+  down, and the failed requests against those windows;
+- `checks`: what must hold after a run: every move against the logs, the logs against the engine,
+  the stack settled, each notification's deliveries per channel (nothing lost, nothing twice),
+  and a hostile account's limits;
+- `queries`: the database's side of a benchmark: its queries by part, their plans;
 - `report`: figures beside their goals, in the scripts' printed format.
 
 A script in scripts/ imports it as `harness` (Python puts a script's folder on sys.path); the
