@@ -22,7 +22,7 @@ LOCK := requirements/lock.txt
 DEV_LOCK := requirements/dev-lock.txt
 UPGRADE ?=
 
-.PHONY: venv lock run test lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live bench-reach abuse soak worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
+.PHONY: venv lock run test test-quick lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live bench-reach abuse soak worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,12 @@ run: venv  ## Development server on SQLite with tasks run in-process (unless the
 
 test: venv lint  ## Lint, then the whole test suite on PostgreSQL
 	DATABASE_URL='$(DATABASE_URL)' $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+
+# The inner loop while working: no lint, and none of the tests marked slow (servers, workers,
+# the soak, the benchmarks' commands) or e2e (the browser), so it answers in a few minutes;
+# `make test` (and CI) runs them all.
+test-quick: venv  ## The suite without its slow and browser tests (no lint): a few minutes
+	DATABASE_URL='$(DATABASE_URL)' $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal -m "not slow and not e2e" $(PYTEST_ARGS)
 
 lint: venv  ## Style (ruff), the import contracts (lint-imports) and the types (mypy): pyproject.toml
 	$(BIN)/ruff check .

@@ -5,6 +5,7 @@ addresses and the password `PASSWORD`. Helpers live in `tests/support/`; test mo
 from there, never from a conftest.
 """
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -37,13 +38,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long tests first, longest first, the quick ones after: pytest-xdist hands tests out in
-    this order, so its processes start the minutes-long ones early and end together on quick
-    ones, instead of one process running the soak alone at the end while the other waits.
+    """Each of pytest-xdist's processes starts on its share of the long tests, longest first,
+    and ends on quick ones, so that they finish together rather than one running the soak alone
+    at the end while the other waits.
 
-    A test marked `slow` takes more than a few seconds; `slow(seconds=N)` says how many, for the
-    few that take minutes. The browser's tests come next. The rest keep pytest-django's order
-    (run after it: trylast), which the sort leaves as it is among equals."""
+    `make test` hands tests out with `--dist worksteal`: each process first gets a contiguous
+    slice of this order, and a process with nothing left takes the second half of the longest
+    queue, from its end. So the tests are sorted by how long they take (a test marked `slow`
+    takes more than a few seconds; `slow(seconds=N)` says how many, for the few that take
+    minutes; the browser's come next) and dealt out like cards, one to each slice in turn: every
+    slice begins with its long tests and ends with the quick ones that are stolen. Among equals
+    pytest-django's order stands (this hook runs after its own: trylast)."""
 
     def expected_seconds(item: pytest.Item) -> float:
         slow = item.get_closest_marker("slow")
@@ -51,7 +56,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             return float(slow.kwargs.get("seconds", 10))
         return 5.0 if item.get_closest_marker("e2e") else 0.0
 
-    items.sort(key=expected_seconds, reverse=True)
+    ordered = sorted(items, key=expected_seconds, reverse=True)
+    processes = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    items[:] = [item for hand in range(processes) for item in ordered[hand::processes]]
 
 
 @pytest.fixture(autouse=True)

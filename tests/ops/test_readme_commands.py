@@ -36,6 +36,7 @@ COVERED = {
     "make test": [f"{THIS}::test_make_test_lints_then_runs_the_suite"],  # and CI runs it
     "make run": [f"{THIS}::test_make_run_serves_the_site"],
     "make lint": [f"{THIS}::test_make_test_lints_then_runs_the_suite"],
+    "make test-quick": [f"{THIS}::test_make_test_quick_leaves_out_the_slow_and_browser_tests"],
     "make fmt": [f"{THIS}::test_make_fmt_fixes_and_formats"],
     "make bench": [f"{THIS}::test_make_bench"],
     "make bench-web": [f"{THIS}::test_make_bench_web"],
@@ -297,6 +298,25 @@ def test_make_test_lints_then_runs_the_suite():
     assert len(lint) == 4 and "ruff check ." in lint[0] and "mypy" in lint[-1], lint
     lines = dry.strip().splitlines()
     assert lines[: len(lint)] == lint and "pytest -n" in lines[-1], dry
+
+
+def test_make_test_quick_leaves_out_the_slow_and_browser_tests():
+    """`make test-quick` runs pytest without lint and deselects what is marked slow or e2e: run
+    here on a module of each kind, only the quick tests run."""
+    dry = make("test-quick", "-n").stdout.strip().splitlines()
+    assert len(dry) == 1 and "pytest -n" in dry[0] and "not slow and not e2e" in dry[0], dry
+    quick = "tests/test_architecture.py"
+    slow = "tests/ops/test_soak.py"
+    browser = "tests/e2e/test_pwa.py"
+    out = make(
+        "test-quick",
+        "PYTEST_WORKERS=0",
+        f"PYTEST_ARGS=-p no:cacheprovider -v {quick} {slow} {browser}",
+    ).stdout
+    passed = re.findall(r"^(tests/\S+)::\S+ PASSED", out, re.M)
+    assert passed and set(passed) <= {quick, slow}, out
+    assert quick in passed and "test_two_minutes_of_faults" not in out, out
+    assert re.search(r"\d+ deselected", out), out
 
 
 def test_make_fmt_fixes_and_formats(tmp_path):
