@@ -28,13 +28,19 @@ from .test_bots import random_position
     steps=st.integers(1, 160),
 )
 def test_the_searches_only_return_legal_moves(seed, players, variant, steps):
+    search_returns_legal_moves(search, seed, players, variant, steps)
+
+
+def search_returns_legal_moves(search_with, seed, players, variant, steps):
+    """`search_with` (the levels' search, or a yardstick with its arguments) from a random
+    position: a legal move, having tried only legal ones, with the iterations it was given."""
     state = random_position(seed, players, variant, steps)
     if state.phase != "take":
         return
     player = state.current
     legal = legal_moves(state, player)
     stats = SearchStats()
-    move = search(state, player, random.Random(seed), iterations=25, stats=stats)
+    move = search_with(state, player, random.Random(seed), iterations=25, stats=stats)
     assert move in legal, move
     assert all(tried in legal for tried, _, _ in stats.values)
     if len(legal) > 1 and len(stats.values) > 1:

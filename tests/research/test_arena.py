@@ -10,11 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from azul import deal, legal_moves, new_game, play
+from azul import deal, legal_moves, new_game
 from azul.ai import bots
 from azul.ai.bots import LEVELS, choose_move_with_stats, level_weights
 from azul.ai.evaluation import DEFAULT, Weights, load_round_end_tables
-from azul.ai.tree import SearchStats
 from research import WEIGHTS_DIR
 from research.arena import (
     GameResult,
@@ -31,6 +30,7 @@ from research.arena import main as arena_main
 from research.uct import uct_search
 from tests.azul.test_bots import random_position
 from tests.azul.test_level_weights import opening
+from tests.azul.test_search import search_returns_legal_moves
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -41,19 +41,7 @@ from tests.azul.test_level_weights import opening
     steps=st.integers(1, 160),
 )
 def test_the_uct_yardstick_only_returns_legal_moves(seed, players, variant, steps):
-    state = random_position(seed, players, variant, steps)
-    if state.phase != "take":
-        return
-    player = state.current
-    legal = legal_moves(state, player)
-    stats = SearchStats()
-    move = uct_search(state, player, random.Random(seed), iterations=25, stats=stats)
-    assert move in legal, move
-    assert all(tried in legal for tried, _, _ in stats.values)
-    if len(legal) > 1 and len(stats.values) > 1:
-        assert stats.iterations == 25
-        assert sum(visits for _, _, visits in stats.values) == 25
-    play(state, move, player)
+    search_returns_legal_moves(uct_search, seed, players, variant, steps)
 
 
 def test_the_arena_takes_the_searchs_newer_knobs():
