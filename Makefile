@@ -56,13 +56,13 @@ run: venv  ## Development server on SQLite with tasks run in-process (unless the
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: venv lint  ## Lint, then the whole test suite on PostgreSQL
-	DATABASE_URL='$(DATABASE_URL)' $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+	DATABASE_URL='$(DATABASE_URL)' $(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # The inner loop while working: no lint, and none of the tests marked slow (servers, workers,
 # the soak, the benchmarks' commands) or e2e (the browser), so it answers in a few minutes;
 # `make test` (and CI) runs them all.
 test-quick: venv  ## The suite without its slow and browser tests (no lint): a few minutes
-	DATABASE_URL='$(DATABASE_URL)' $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal -m "not slow and not e2e" $(PYTEST_ARGS)
+	DATABASE_URL='$(DATABASE_URL)' $(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow and not e2e" $(PYTEST_ARGS)
 
 lint: venv  ## Style (ruff), the import contracts (lint-imports) and the types (mypy): pyproject.toml
 	$(BIN)/ruff check .

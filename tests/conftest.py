@@ -5,7 +5,6 @@ addresses and the password `PASSWORD`. Helpers live in `tests/support/`; test mo
 from there, never from a conftest.
 """
 
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -34,31 +33,6 @@ def pytest_configure(config: pytest.Config) -> None:
     # (tests/notifications/test_outbound.py).
     settings.OUTBOUND_ALLOWED_NETWORKS = ["127.0.0.1/32"]
     settings.OUTBOUND_ALLOW_HTTP = True
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each of pytest-xdist's processes starts on its share of the long tests, longest first,
-    and ends on quick ones, so that they finish together rather than one running the soak alone
-    at the end while the other waits.
-
-    `make test` hands tests out with `--dist worksteal`: each process first gets a contiguous
-    slice of this order, and a process with nothing left takes the second half of the longest
-    queue, from its end. So the tests are sorted by how long they take (a test marked `slow`
-    takes more than a few seconds; `slow(seconds=N)` says how many, for the few that take
-    minutes; the browser's come next) and dealt out like cards, one to each slice in turn: every
-    slice begins with its long tests and ends with the quick ones that are stolen. Among equals
-    pytest-django's order stands (this hook runs after its own: trylast)."""
-
-    def expected_seconds(item: pytest.Item) -> float:
-        slow = item.get_closest_marker("slow")
-        if slow:
-            return float(slow.kwargs.get("seconds", 10))
-        return 5.0 if item.get_closest_marker("e2e") else 0.0
-
-    ordered = sorted(items, key=expected_seconds, reverse=True)
-    processes = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    items[:] = [item for hand in range(processes) for item in ordered[hand::processes]]
 
 
 @pytest.fixture(autouse=True)

@@ -267,7 +267,7 @@ def test_make_bench_reach(bench_database):
         assert found and 0 < int(found[1]) <= int(found[2]), out
 
 
-@pytest.mark.slow(seconds=60)
+@pytest.mark.slow
 def test_make_abuse(bench_database, redis_url):
     """Exits 1 when a timing goal is missed, which a busy machine may do: the floods' limits and
     the absence of faults are what must hold at any speed."""
@@ -448,7 +448,7 @@ def test_make_run_serves_the_site(tmp_path):
 
 
 @pytest.mark.e2e
-@pytest.mark.slow(seconds=20)
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Debian's chromium")
 def test_make_screenshots(django_db_setup, django_db_blocker, tmp_path):
     """Into a folder of the test's (docs/screenshots/ is left as committed), on a test database

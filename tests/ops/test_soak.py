@@ -27,7 +27,7 @@ FAULTS = (
 )
 
 
-@pytest.mark.slow(seconds=200)
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 def test_two_minutes_of_faults_lose_nothing():
     # One database per xdist worker, and never `make soak`'s.
