@@ -237,7 +237,7 @@ def summary(run: subprocess.CompletedProcess, seconds: float, server_log: Path) 
     )
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=1.5)
 def test_the_api_answers_as_its_schema_says(site, tmp_path, alice, bob, carol, dave):
     from accounts.services import block_create
 

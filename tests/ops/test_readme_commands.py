@@ -267,7 +267,7 @@ def test_make_bench_reach(bench_database):
         assert found and 0 < int(found[1]) <= int(found[2]), out
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=1)
 def test_make_abuse(bench_database, redis_url):
     """Exits 1 when a timing goal is missed, which a busy machine may do: the floods' limits and
     the absence of faults are what must hold at any speed."""

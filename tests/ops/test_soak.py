@@ -27,7 +27,7 @@ FAULTS = (
 )
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=3)
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 def test_two_minutes_of_faults_lose_nothing():
     # One database per xdist worker, and never `make soak`'s.
