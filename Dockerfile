@@ -16,6 +16,7 @@ COPY notifications notifications
 COPY ratings ratings
 COPY analysis analysis
 COPY chat chat
+COPY events events
 COPY azul_site azul_site
 RUN pip install --no-cache-dir --no-deps . && pip check
 # What runs beside the packages: manage.py (migrate, collectstatic, the sweeps), gunicorn's
