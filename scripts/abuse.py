@@ -3,6 +3,8 @@ hostile account floods the site through its API, as fast as the site lets it.
 
     python scripts/abuse.py            # or: make abuse  (a few minutes)
     python scripts/abuse.py --quick    # smaller floods, shorter phases
+    python scripts/abuse.py --quick --seconds 8 --quiet-seconds 3 --sweep-every 3 --rounds 2
+                                       # CI's (tests/ops/test_readme_commands.py)
 
 Starts the stack as deployed (docker-compose.yml, the Makefile's `worker-*` targets) on this
 machine: the site (gunicorn's synchronous workers, gunicorn.conf.py), the live process (gunicorn
@@ -155,6 +157,13 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, help="of flood (default 150; --quick 50)")
     parser.add_argument("--quiet-seconds", type=float, help="before (default 20; --quick 10)")
     parser.add_argument("--sweep-every", type=float, default=10.0, help="seconds (%(default)s)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=4,
+        help="the victim's rounds of samples under the floods, at least (the quiet phase: half);"
+        " a round is about 10 s (%(default)s)",
+    )
     args = parser.parse_args()
     scale = 3 if args.quick else 1
     args.seconds = args.seconds or (50.0 if args.quick else 150.0)
@@ -183,7 +192,7 @@ def main() -> int:
     started_here: list[Hostile | Watch | Sweeper] = []  # what `cleanup` stops
 
     def abuse() -> bool:
-        say(f"Preparing {database_url} (migrate, flush) and Redis {broker_url}, {cache_url} ...")
+        say(f"Preparing {database_url} (migrated, flushed) and Redis {broker_url}, {cache_url} ...")
         flush_redis(broker_url, cache_url)
         prepare(env, flush=True)
         django_setup(env, LOG_LEVEL="WARNING")  # this process: only what goes wrong
@@ -219,7 +228,8 @@ def main() -> int:
 
         quiet, flood = Figures(), Figures()
         say(f"\nQuiet: the victim alone for {args.quiet_seconds:g} s")
-        victim.phase("quiet", quiet, seconds_=args.quiet_seconds, emails=1, rounds=2)
+        quiet_rounds = max(1, args.rounds // 2)
+        victim.phase("quiet", quiet, seconds_=args.quiet_seconds, emails=1, rounds=quiet_rounds)
 
         say(f"\nFlood: the hostile account's floods, and the victim, for {args.seconds:g} s")
         watch.thread.start()
@@ -230,7 +240,7 @@ def main() -> int:
             flood,
             seconds_=args.seconds,
             emails=args.emails,
-            rounds=4,
+            rounds=args.rounds,
             progress=lambda: f"hostile accepted/sent: {hostile.tally.summary()}",
         )
         hostile.finish()

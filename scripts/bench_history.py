@@ -130,8 +130,11 @@ def main() -> None:
     results = []
     with Stack(env, prefix="bench_history_") as stack:
         stack.site(port, "--log-level", "warning")
-        for _, path, _ in pages:  # warm every worker's imports, templates and connections
-            run_get("warm", port, path, {}, args.concurrency, 5, 20)
+        # Warm every worker's imports, templates and connections (no more requests than a
+        # page is measured with: a toy run's few are enough for its workers).
+        warm = min(20, args.requests)
+        for _, path, _ in pages:
+            run_get("warm", port, path, {}, args.concurrency, 5, warm)
         for name, path, _ in pages:
             results.append(run_get(name, port, path, {}, args.concurrency, 120, args.requests))
 

@@ -32,7 +32,6 @@ from harness.stack import (
     EVERY_QUEUE,
     Stack,
     django_setup,
-    manage,
     outbound_env,
     recreate_database,
     stack_env,
@@ -56,8 +55,7 @@ def main() -> int:
     reach = ReachSink()
     stack = Stack(env, prefix="bench_reach_")
     try:
-        recreate_database(database_url)
-        manage(env, "migrate", "--noinput", "-v0")
+        recreate_database(database_url, env=env)  # migrated: a copy of the template
         env.update(vapid_env(env))
         reach.vapid_public_key = env["WEBPUSH_VAPID_PUBLIC_KEY"]
         reach.start()
@@ -65,8 +63,10 @@ def main() -> int:
         django_setup(env, LOG_LEVEL="WARNING")
 
         stack.redis(redis_port)
-        stack.site(site_port)
-        stack.worker("worker", *EVERY_QUEUE)
+        stack.site(site_port, wait=False)  # both start at once, then are waited for
+        stack.worker("worker", *EVERY_QUEUE, wait=False)
+        stack.wait_healthy("web", site_port)
+        stack.wait_for_line("worker", "ready.")
         players = {}
         for name in ("reach_a", "reach_b"):
             user = bench_user(name)

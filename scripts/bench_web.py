@@ -82,9 +82,11 @@ def main() -> None:
         board = f"/games/{data.long_game}/"
         session = {"Cookie": f"sessionid={data.session_cookie}"}
         token = {"Authorization": f"Token {data.watcher_token}"}
-        # Warm every worker's imports, templates and connections before measuring.
-        run_get("warm", port, board, session, args.concurrency, 2, 200)
-        run_get("warm", port, f"/api/games/{data.long_game}/", token, args.concurrency, 2, 200)
+        # Warm every worker's imports, templates and connections before measuring (no more
+        # requests than a scenario is measured with: a toy run's few are enough).
+        warm = min(200, args.max_requests)
+        run_get("warm", port, board, session, args.concurrency, 2, warm)
+        run_get("warm", port, f"/api/games/{data.long_game}/", token, args.concurrency, 2, warm)
         # The scenarios take turns, a slice each per round, so that a change in the machine's
         # speed during the run (seen here: a third either way within a minute) weighs on all of
         # them alike rather than on whichever ran then.

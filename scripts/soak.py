@@ -2,13 +2,14 @@
 and restarted in turn; at the end, nothing may be lost.
 
     python scripts/soak.py                                  # or: make soak  (ten minutes)
-    python scripts/soak.py --seconds 120 --fault-every 15   # CI's (tests/ops/test_soak.py)
+    python scripts/soak.py --seconds 75 --fault-every 12    # CI's (tests/ops/test_soak.py)
 
 Starts, on this machine: the site (gunicorn with gunicorn.conf.py), one Celery worker serving
 every queue, the sweeps (`manage.py sweep --every 5`, as `make run` does with 60), a Redis of its
 own on a free port (the broker on db 0, the cache on db 1; stopped and hung below, so never the
 Redis other work uses), an SMTP sink in this process (aiosmtpd) and PostgreSQL's database
-`azul_soak` (or SOAK_DATABASE_URL), dropped, created and migrated first and dropped at the end.
+`azul_soak` (or SOAK_DATABASE_URL), dropped and created first (a copy of the migrated template:
+`harness.stack.template_database`) and dropped at the end.
 
 Six players, each with an API token, play through the API (README, "Playing from a script"): six
 two-player games between them (each player in two, by invitation, accepted through the API) and
@@ -74,7 +75,6 @@ from harness.stack import (
     EVERY_QUEUE,
     Stack,
     django_setup,
-    manage,
     outbound_env,
     recreate_database,
     run,
@@ -123,9 +123,11 @@ def main() -> int:
     faults = rotation(stack, database_url, redis_port, SWEEP_EVERY, args.fault_every)
 
     def soak() -> bool:
-        say(f"Preparing {database_url} (dropped, created, migrated); logs: {stack.logs}")
-        recreate_database(database_url)
-        manage(env, "migrate", "--noinput", "-v0")
+        say(
+            f"Preparing {database_url} (dropped, created as a copy of the migrated template);"
+            f" logs: {stack.logs}"
+        )
+        recreate_database(database_url, env=env)
         env.update(vapid_env(env))
         reach.vapid_public_key = env["WEBPUSH_VAPID_PUBLIC_KEY"]
         reach.start()
@@ -134,9 +136,12 @@ def main() -> int:
         smtp.serve(smtp_port)
         say("Starting Redis, the site, the worker (every queue) and the sweeps ...")
         stack.redis(redis_port)
-        stack.site(site_port)
-        stack.worker("worker", *EVERY_QUEUE)
+        # Started together, each importing the site on a core of its own, then waited for.
+        stack.site(site_port, wait=False)
+        stack.worker("worker", *EVERY_QUEUE, wait=False)
         stack.sweeps(SWEEP_EVERY)
+        stack.wait_healthy("web", site_port)
+        stack.wait_for_line("worker", "ready.")
 
         record, players = Record(), []
         for index in range(PLAYERS):

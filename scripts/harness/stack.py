@@ -6,6 +6,7 @@ group of its own (stopped with its children), restartable, their output in a log
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import resource
@@ -130,24 +131,118 @@ def _admin(database_url: str) -> tuple[str, str]:
     return parsed.path.lstrip("/"), parsed._replace(path="/postgres").geturl()
 
 
-def ensure_database(database_url: str) -> None:
+# A fresh database is a copy of one migrated once (`CREATE DATABASE ... TEMPLATE`), not migrated
+# again: `manage.py migrate` of the site's migrations costs about 7 CPU-seconds (20 s on a loaded
+# two-core machine) and the soak, the abuse run, `make bench-reach` and the benchmarks' first run
+# each make a fresh database (and their tests in the suite); the copy takes a fraction of a second.
+# The template is named for what decides the migrated schema (TEMPLATE_PREFIX + migrations_key()):
+# a change of a migration or of a locked package makes a new one, and the others are dropped.
+TEMPLATE_PREFIX = "azul_template_"
+# The advisory lock held while a template is made (two processes at once make it once).
+TEMPLATE_LOCK = 0x617A756C  # "azul"
+
+
+def migrations_key() -> str:
+    """A hash of the project's migration files and of the packages' versions (Django's own
+    migrations and its apps' come with their versions): what the migrated schema follows."""
+    digest = hashlib.sha256()
+    for path in sorted(ROOT.glob("*/migrations/*.py")):
+        digest.update(f"{path.relative_to(ROOT)}\0".encode())
+        digest.update(path.read_bytes())
+    digest.update(installed_packages())
+    return digest.hexdigest()[:16]
+
+
+def installed_packages() -> bytes:
+    """The packages' versions, as the lock every install takes has them (`make venv`); reading
+    the installed ones' metadata took a second."""
+    return (ROOT / "requirements" / "dev-lock.txt").read_bytes()
+
+
+def _exists(conn: Any, name: str) -> bool:
+    return bool(conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone())
+
+
+def template_database(database_url: str, env: dict[str, str] | None = None) -> str:
+    """The name of the migrated template on `database_url`'s server, made first if it is not
+    there (migrated with `env`, the site's environment, on it; by default base_env's): under an
+    advisory lock, as `<name>_building` renamed when done, so that a template that exists is
+    complete; the templates of other keys dropped then."""
+    import psycopg
+
+    _, admin = _admin(database_url)
+    name = TEMPLATE_PREFIX + migrations_key()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if _exists(conn, name):
+            return name
+        conn.execute("SELECT pg_advisory_lock(%s)", [TEMPLATE_LOCK])
+        try:
+            if not _exists(conn, name):
+                building = f"{name}_building"
+                conn.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
+                conn.execute(f'CREATE DATABASE "{building}"')
+                url = urlparse(database_url)._replace(path=f"/{building}").geturl()
+                manage(dict(env or base_env(url), DATABASE_URL=url), "migrate", "--noinput", "-v0")
+                conn.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
+                stale = conn.execute(
+                    "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s",
+                    [TEMPLATE_PREFIX.replace("_", r"\_") + "%", name],
+                ).fetchall()
+                for (old,) in stale:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{old}" WITH (FORCE)')
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", [TEMPLATE_LOCK])
+    return name
+
+
+def _create_migrated(conn: Any, database_url: str, env: dict[str, str] | None) -> None:
+    """The database created as a copy of the template, which its comment names (`migrated`)."""
+    name, _ = _admin(database_url)
+    template = template_database(database_url, env)
+    conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    conn.execute(f"COMMENT ON DATABASE \"{name}\" IS 'copy of {template}'")
+
+
+def migrated(database_url: str) -> bool:
+    """Whether the database is a copy of the current template (its comment says so): no need to
+    migrate it again (a no-op `migrate` costs a process's start, 2-3 CPU-seconds, and the
+    benchmarks share one database in the suite). Migrations undone by hand are not seen."""
     import psycopg
 
     name, admin = _admin(database_url)
     with psycopg.connect(admin, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{name}"')
+        found = conn.execute(
+            "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s",
+            [name],
+        ).fetchone()
+    return found is not None and found[0] == f"copy of {TEMPLATE_PREFIX}{migrations_key()}"
 
 
-def recreate_database(database_url: str, *, drop_only: bool = False) -> None:
+def ensure_database(database_url: str, env: dict[str, str] | None = None) -> bool:
+    """The database created, migrated (a copy of the template), unless it exists: whether it
+    was."""
+    import psycopg
+
+    name, admin = _admin(database_url)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if _exists(conn, name):
+            return False
+        _create_migrated(conn, database_url, env)
+        return True
+
+
+def recreate_database(
+    database_url: str, *, drop_only: bool = False, env: dict[str, str] | None = None
+) -> None:
+    """The database dropped (whoever is connected) and, unless `drop_only`, created again,
+    migrated (a copy of the template; `env` to make the template if need be)."""
     import psycopg
 
     name, admin = _admin(database_url)
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         if not drop_only:
-            conn.execute(f'CREATE DATABASE "{name}"')
+            _create_migrated(conn, database_url, env)
 
 
 def vacuum(database_url: str) -> None:
@@ -186,18 +281,48 @@ def prepare(
     flush: bool = False,
     collectstatic: bool = False,
 ) -> None:
-    """The database of `env` created (or dropped and created again), migrated; then emptied
-    (`flush`) and the static files collected, if asked."""
+    """The database of `env` created (or dropped and created again) as a copy of the migrated
+    template, or migrated when it was there already and is not such a copy (made by an earlier
+    version, maybe); then emptied (`flush`) and the static files collected, if asked."""
     database_url = env["DATABASE_URL"]
     if recreate:
-        recreate_database(database_url)
+        recreate_database(database_url, env=env)
+        created = True
     else:
-        ensure_database(database_url)
-    manage(env, "migrate", "--noinput", "-v0")
-    if flush:
+        created = ensure_database(database_url, env)
+        if not created and not migrated(database_url):
+            manage(env, "migrate", "--noinput", "-v0")
+    if flush and not created:  # a new copy of the template holds nothing to empty
         manage(env, "flush", "--noinput", "-v0")
     if collectstatic:
-        manage(env, "collectstatic", "--noinput", "-v0")
+        collect_static(env)
+
+
+def static_key() -> str:
+    """A hash of what `collectstatic` makes STATIC_ROOT from: the project's static files, the
+    locked packages (theirs), the settings and the storage that hashes and compresses."""
+    digest = hashlib.sha256()
+    sources = [p for p in (ROOT / "static").rglob("*") if p.is_file()]
+    sources += [p for p in ROOT.glob("*/static/**/*") if p.is_file()]
+    sources += [ROOT / "core" / "pages" / "storage.py", *ROOT.glob("azul_site/settings/*.py")]
+    for path in sorted(sources):
+        digest.update(f"{path.relative_to(ROOT)}\0".encode())
+        digest.update(path.read_bytes())
+    digest.update(installed_packages())
+    return digest.hexdigest()
+
+
+def collect_static(env: dict[str, str]) -> None:
+    """`manage.py collectstatic` into the STATIC_ROOT of `env`, unless the files there were
+    collected from the same sources (static_key(), kept in a stamp file beside them): the
+    compressed, hashed-name storage compresses every file again on each run, 5.5 CPU-seconds
+    (measured), which `make bench-web`, `bench-history` and `bench-live` paid in turn."""
+    root = ROOT / env.get("STATIC_ROOT", "staticfiles")  # as the settings take it
+    stamp, key = root / ".collected-from", static_key()
+    if stamp.exists() and stamp.read_text() == key:
+        return
+    manage(env, "collectstatic", "--noinput", "-v0")
+    stamp.write_text(key)
 
 
 def flush_redis(*urls: str) -> None:
@@ -258,8 +383,10 @@ NICE = {"analysis": 10}
 # One worker of every queue instead (`make worker`'s, named).
 EVERY_QUEUE = ["-Q", "moves,celery,slow_moves,master_moves,mail,sweeps,analysis", "-n", "soak@%h"]
 
-# The live process as deployed: gunicorn.conf.py with one uvicorn worker.
-LIVE_ENV = {"GUNICORN_WORKER_CLASS": "uvicorn_worker.UvicornWorker", "WEB_CONCURRENCY": "1"}
+# The live process as deployed (docker-compose.yml): gunicorn.conf.py with one uvicorn worker,
+# LiveWorker, which answers its waits at once on SIGTERM (uvicorn's own waited out gunicorn's
+# graceful timeout for them: 15 s of every run that stopped with waits open, before its SIGKILL).
+LIVE_ENV = {"GUNICORN_WORKER_CLASS": "azul_site.live_worker.LiveWorker", "WEB_CONCURRENCY": "1"}
 
 
 class Stack:
