@@ -30,19 +30,28 @@ class Recorder:
 
 
 @contextmanager
-def smtp_server(handler: Any, settings: Any) -> Iterator[int]:
+def smtp_server(handler: Any, settings: Any = None) -> Iterator[int]:
     """Serve SMTP with `handler` on a free loopback port, with this process's mail sent there
-    (plain SMTP: no TLS, no login); yields the port."""
+    when given its `settings` (`mail_to`); yields the port. Without them only other processes,
+    told the port, send there (a server shared by several tests, which pytest-django's
+    `settings`, one test's, cannot outlive)."""
     controller = Controller(handler, hostname="127.0.0.1", port=closed_port())
     controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST = "127.0.0.1"
-    settings.EMAIL_PORT = controller.port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_USE_SSL = False
-    settings.EMAIL_HOST_USER = ""
-    settings.EMAIL_HOST_PASSWORD = ""
+    if settings is not None:
+        mail_to(settings, controller.port)
     try:
         yield controller.port
     finally:
         controller.stop()
+
+
+def mail_to(settings: Any, port: int) -> None:
+    """This process's mail sent over SMTP to the loopback's `port` (plain SMTP: no TLS, no
+    login), in pytest-django's `settings` (undone after the test)."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = port
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_USE_SSL = False
+    settings.EMAIL_HOST_USER = ""
+    settings.EMAIL_HOST_PASSWORD = ""
