@@ -23,8 +23,10 @@ into runs of about `RUN` entrants (cut where the score changes when one is near)
 on its own; a run that cannot be matched without a repeat is merged with the next and matched
 again. The runs cost little: in a run of 20 the best partners are a few places away, which the
 run almost always holds; the price is that a pairing never crosses a cut, which only matters
-when a repeat forces a float, and then the merge widens the choice. `scripts/bench_swiss.py`
-measures a round of 1,000.
+when a repeat forces a float, and then the merge widens the choice. And a run whose neighbours
+in the standing order (first with second, third with fourth...) are level on points and have not
+met is paired so without a matching: that is the matching's answer (see `_match`).
+`scripts/bench_swiss.py` measures a round of 1,000.
 
 **Three or four a table** cannot be a matching (a perfect matching of triples or quadruples is
 NP-hard in general), so tables are formed by a search in standing order: the highest unseated
@@ -72,6 +74,10 @@ class History:
         got = default_bye_points(results) if bye_points is None else bye_points
         self.points = points_by_entrant(entrants, results, byes, got)
         self.met = meetings_so_far(results)
+        self.opponents: dict[int, set[int]] = {e.id: set() for e in entrants}
+        for pair in self.met:
+            for entrant in pair:
+                self.opponents.setdefault(entrant, set()).update(pair - {entrant})
         self.rating = {e.id: e.rating for e in entrants}
         self.byes = Counter(byes)
         # sat[entrant][seat]: how often the entrant sat there (seat 0 moves first).
@@ -177,6 +183,14 @@ def _match(
     not allowed."""
     if not run:
         return []
+    neighbours = list(zip(run[::2], run[1::2], strict=True))
+    if all(
+        history.points[a] == history.points[b] and not history.meetings(a, b) for a, b in neighbours
+    ):
+        # Each in the standing order with the next: no repeat, no score gap, and, within a
+        # group level on points, the least sum of rating gaps there is (on a line, pairing
+        # neighbours is the one least sum), so this is what the matching would find.
+        return neighbours
     window = WINDOW
     units = _units(history, run)
     while True:
@@ -267,20 +281,26 @@ def _tables(history: History, order: list[int], size: int) -> list[list[int]]:
     tables: list[list[int]] = []
     pending: list[int] = []
     runs = _runs(history, order, size)
+    repaired = False
     for index, run in enumerate(runs):
         pending += run
         found = _search(history, pending, size) if len(pending) <= SEARCH_MOST else None
         if found is None and (index == len(runs) - 1 or len(pending) > SEARCH_MOST):
             found = _greedy(history, pending, size)
-            _swap_away_repeats(history, found)
+            repaired = True
         if found is not None:
             tables += found
             pending = []
+    if repaired:
+        # Swaps with any table, the nearest first: the runs above may hold the way out.
+        _swap_away_repeats(history, tables)
     return tables
 
 
 def _clear_of(history: History, entrant: int, table: list[int]) -> bool:
-    return all(not history.meetings(entrant, other) for other in table)
+    """Whether `entrant` has met nobody at `table`."""
+    met = history.opponents[entrant]
+    return not any(other in met for other in table)
 
 
 def _search(history: History, order: list[int], size: int) -> list[list[int]] | None:
