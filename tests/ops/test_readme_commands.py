@@ -45,6 +45,7 @@ COVERED = {
     "make bench-computer": [f"{THIS}::test_make_bench_computer"],
     "make bench-reach": [f"{THIS}::test_make_bench_reach"],
     "make bench-live": [f"{THIS}::test_make_bench_live"],
+    "make bench-swiss": [f"{THIS}::test_make_bench_swiss"],
     "make abuse": [f"{THIS}::test_make_abuse"],
     "make soak": ["tests/ops/test_soak.py::test_two_minutes_of_faults_lose_nothing"],
     "make screenshots": [f"{THIS}::test_make_screenshots"],
@@ -173,6 +174,15 @@ def test_make_bench():
     for players in (2, 3, 4):
         games, plays, legal, ref, ratio, strong, uct = row(out, f"{players} colored")
         assert min(games, plays, legal, ref, strong, uct) > 0 and ratio > 0, out
+
+
+@pytest.mark.slow
+def test_make_bench_swiss():
+    out = make("bench-swiss", "BENCH_ARGS=--players 40 --rounds 3 --runs 1").stdout
+    for size in (2, 4):
+        timed = rf"^{size} a table: pairing in [\d.]+ s \(target < 1 s\): (ok|MISSED)$"
+        assert re.search(timed, out, re.MULTILINE), out
+        assert f"{size} a table: repeat meetings 0 (target: none): ok" in out, out
 
 
 @pytest.mark.slow
