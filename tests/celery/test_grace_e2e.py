@@ -1,6 +1,7 @@
 """The "your turn" grace period end to end: alice and bob play through the pages; once the grace
 period has passed, the minute's sweep (sent to a real worker, as Celery beat sends it) mails bob
-over SMTP, and only if he has not opened the game meanwhile."""
+over SMTP, and only if he has not opened the game meanwhile. Both tests share one worker, started
+once (`shared_stack`), whose cache is that Redis, as in production."""
 
 import time
 
@@ -18,6 +19,13 @@ from tests.support.workers import wait_for
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 GRACE = 2  # seconds, in this process (alice's move writes the notification) and the worker's
+
+
+@pytest.fixture(scope="module")
+def worker_env(shared_redis) -> dict[str, str]:
+    """The grace period, and the site's cache on the broker's Redis (where the mark that a
+    player saw a game is kept)."""
+    return {"NOTIFY_GRACE_SECONDS": str(GRACE), "REDIS_URL": shared_redis.url}
 
 
 def sweep_on_the_worker(worker) -> None:
@@ -57,10 +65,11 @@ def alice_to_move(start_game, alice, bob, client_for, settings) -> Game:
 
 
 def test_a_move_mails_the_other_player_after_the_grace_period(
-    alice_to_move, redis_server, start_worker, mail_sink, client_for, alice, bob
+    alice_to_move, shared_stack, send_tasks_to, client_for, alice, bob
 ):
     game = alice_to_move
-    worker = start_worker(redis_server.url, NOTIFY_GRACE_SECONDS=str(GRACE), **mail_sink.env)
+    send_tasks_to(shared_stack.redis.url)
+    worker, mail_sink = shared_stack.worker, shared_stack.mail
 
     moved_at = time.monotonic()
     play_on_the_page(client_for(alice), game.id)
@@ -79,25 +88,21 @@ def test_a_move_mails_the_other_player_after_the_grace_period(
         lambda: f"bob got no email (sink: {mail_sink.summary()}):\n{worker.log()}",
     )
     assert mails[0].at - moved_at >= GRACE, "the email did not wait for the grace period"
-    time.sleep(2)
+    worker.wait_until_idle(shared_stack.redis.url)  # a second copy would have come by now
     assert len(mail_sink.mails(kind="your_turn")) == 1, mail_sink.summary()
     assert reverse("games:detail", args=[game.id]) in mails[0].text()
     assert Notification.objects.get(kind="your_turn", recipient=bob).status == "sent"
 
 
 def test_no_mail_when_the_other_player_opens_the_game_within_the_grace_period(
-    alice_to_move, redis_server, start_worker, mail_sink, client_for, alice, bob, settings
+    alice_to_move, shared_stack, send_tasks_to, client_for, alice, bob, settings
 ):
     # The site and the worker share Redis as their cache, as in production: the mark that bob
     # saw the game is kept there (a GET writes nothing to the database).
-    settings.CACHES = {"default": redis_cache(redis_server.url, 0.5)}
+    settings.CACHES = {"default": redis_cache(shared_stack.redis.url, 0.5)}
     game = alice_to_move
-    worker = start_worker(
-        redis_server.url,
-        REDIS_URL=redis_server.url,
-        NOTIFY_GRACE_SECONDS=str(GRACE),
-        **mail_sink.env,
-    )
+    send_tasks_to(shared_stack.redis.url)
+    worker, mail_sink = shared_stack.worker, shared_stack.mail
 
     play_on_the_page(client_for(alice), game.id)
     # Bob has the game open before the grace period is over, on his turn.
@@ -106,7 +111,7 @@ def test_no_mail_when_the_other_player_opens_the_game_within_the_grace_period(
     # The sweep after the grace period finds it due...
     time.sleep(GRACE + 0.1)
     sweep_on_the_worker(worker)
-    time.sleep(1)
+    worker.wait_until_idle(shared_stack.redis.url)
     # ...and sends nothing.
     assert mail_sink.mails(kind="your_turn") == [], mail_sink.summary()
     assert Notification.objects.get(kind="your_turn", recipient=bob).status == "skipped"

@@ -41,7 +41,9 @@ def test_the_computer_answers_a_killed_workers_turn_within_thirty_seconds(
         Game.objects.select_for_update().get(pk=game.id)
         first.wait_for_log("slow_computer_move[", 10)
         first.kill()
-    second = start_worker(redis_server.url)
+    # Started while the turn waits to be taken for lost: the task sent again waits in the
+    # broker until the worker is ready.
+    second = start_worker(redis_server.url, ready=False)
 
     # Beat's schedule: the check every COMPUTER_CHECK_SECONDS, the game polled in between.
     checks = sent = 0

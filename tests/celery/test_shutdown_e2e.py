@@ -10,7 +10,6 @@ import signal
 import threading
 
 import pytest
-import redis
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -23,27 +22,11 @@ from tests.support.mail import only_these
 from tests.support.play import first_legal_move
 from tests.support.smtp import smtp_server
 from tests.support.urls import games_url
-from tests.support.workers import MailSink, against_computer_to_move, wait_for
+from tests.support.workers import MailSink, against_computer_to_move, broker_holds, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 STOP_SECONDS = 15
-
-
-def nothing_left_in(broker_url: str) -> dict[str, int]:
-    """What the broker still holds for a worker: messages queued, and taken but not acknowledged
-    (which it would hand out again). Empty when every task was done and acknowledged."""
-    client = redis.Redis.from_url(broker_url)
-    try:
-        held = {
-            key.decode(): client.llen(key)
-            for key in client.keys("*")
-            if client.type(key) == b"list"
-        }
-        held["unacked"] = client.hlen("unacked")
-    finally:
-        client.close()
-    return {key: count for key, count in held.items() if count}
 
 
 def blocked_on_a_lock() -> bool:
@@ -86,7 +69,7 @@ def test_sigterm_mid_computer_move_plays_it_once_and_exits_0(
     moves = LogEntry.objects.filter(game_id=game.id, number=computers_ply, kind="move")
     assert [entry.player for entry in moves] == [1]
     assert Game.objects.get(pk=game.id).ply > computers_ply
-    assert nothing_left_in(redis_server.url) == {}
+    assert broker_holds(redis_server.url) == {}
 
 
 class HeldMailSink(MailSink):
@@ -128,4 +111,4 @@ def test_sigterm_mid_email_sends_it_once_and_exits_0(
         notification.refresh_from_db()
         assert notification.status == Notification.Status.SENT
         assert notification.claimed_until is None
-        assert nothing_left_in(redis_server.url) == {}
+        assert broker_holds(redis_server.url) == {}

@@ -3,10 +3,10 @@ and the "your turn" email that follows goes over SMTP.
 
 The worker is a subprocess pointed at this test run's database and at a `redis-server` of the
 test's own; this process sends tasks to that Redis instead of running them in-process (see
-tests/celery/conftest.py and tests/support/workers.py).
+tests/celery/conftest.py and tests/support/workers.py). Both tests share one worker, started once
+(`shared_stack`).
 """
 
-import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,8 +26,15 @@ from tests.support.workers import (
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_worker_plays_the_computers_move(redis_server, start_worker, api_client_for, alice):
-    worker = start_worker(redis_server.url)
+@pytest.fixture(scope="module")
+def worker_env() -> dict[str, str]:
+    """The "your turn" email goes as soon as the computer has moved."""
+    return {"NOTIFY_GRACE_SECONDS": "0"}
+
+
+def test_the_worker_plays_the_computers_move(shared_stack, send_tasks_to, api_client_for, alice):
+    send_tasks_to(shared_stack.redis.url)
+    worker = shared_stack.worker
     client = api_client_for(alice)
     response = client.post(
         games_url(), {"players": 2, "seats": [{"kind": "computer"}]}, format="json"
@@ -59,10 +66,11 @@ def test_the_worker_plays_the_computers_move(redis_server, start_worker, api_cli
 
 
 def test_the_computers_move_then_one_your_turn_email_with_working_links(
-    redis_server, start_worker, mail_sink, api_client_for, client_for, alice
+    shared_stack, send_tasks_to, api_client_for, client_for, alice
 ):
     game = against_computer_to_move(alice, level="greedy")
-    worker = start_worker(redis_server.url, NOTIFY_GRACE_SECONDS="0", **mail_sink.env)
+    send_tasks_to(shared_stack.redis.url)
+    worker, mail_sink = shared_stack.worker, shared_stack.mail
     api = api_client_for(alice)
 
     legal = api.get(games_url(game.id, "legal-moves")).json()
@@ -86,7 +94,7 @@ def test_the_computers_move_then_one_your_turn_email_with_working_links(
         10,
         lambda: f"no your-turn email (sink: {mail_sink.summary()}):\n{worker.log()}",
     )
-    time.sleep(3)  # a second copy would be on its way by now
+    worker.wait_until_idle(shared_stack.redis.url)  # a second copy would have come by now
     yours = mail_sink.mails(kind="your_turn", to=alice.email)
     assert len(yours) == 1, mail_sink.summary()
     email = yours[0].message

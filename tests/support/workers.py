@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 import kombu.pools
 import pytest
+import redis
 from django.db import connection
 
 import azul
@@ -69,6 +70,26 @@ def worker_database_url() -> str:
     return f"postgres://{auth}@{host}:{port}/{db['NAME']}"
 
 
+TASK_LINE = re.compile(
+    r"Task ([\w.]+)\[([0-9a-f-]+)\] (received|succeeded|raised|retry|failed|ignored|rejected)"
+)
+
+
+def broker_holds(broker_url: str) -> dict[str, int]:
+    """What the Redis broker at `broker_url` still holds for a worker: messages queued, and taken
+    but not acknowledged (which it would hand out again). Empty when every task was taken and
+    acknowledged."""
+    client = redis.Redis.from_url(broker_url, decode_responses=True)
+    try:
+        held = {
+            str(key): client.llen(key) for key in client.keys("*") if client.type(key) == "list"
+        }
+        held["unacked"] = client.hlen("unacked")
+    finally:
+        client.close()
+    return {key: count for key, count in held.items() if count}
+
+
 class Worker:
     """A `celery worker` subprocess (solo pool, one task at a time, unless `pool` says
     otherwise) in a process group of its own, so that it can be killed whole; its output goes
@@ -77,6 +98,7 @@ class Worker:
     def __init__(self, process: subprocess.Popen, log_path: Path) -> None:
         self.process = process
         self.log_path = log_path
+        self.log_start = 0  # where `log` begins: the current test's part of a shared worker's
 
     @classmethod
     def spawn(
@@ -127,7 +149,43 @@ class Worker:
         self.wait_for_log("ready.", WORKER_START_SECONDS)
 
     def log(self) -> str:
-        return self.log_path.read_text()
+        """What the worker wrote since it started, or since `log_from_now` (a worker shared by
+        several tests: each reads its own part)."""
+        return self.log_path.read_text()[self.log_start :]
+
+    def log_from_now(self) -> None:
+        self.log_start = len(self.log_path.read_text())
+
+    def running_tasks(self) -> list[str]:
+        """The tasks the worker has received and not finished (`Task name[id] received`, then
+        succeeded, raised, retry, ...), in its whole log: those it holds for later (a
+        countdown) among them."""
+        running: dict[str, str] = {}
+        for name, task_id, outcome in TASK_LINE.findall(self.log_path.read_text()):
+            if outcome == "received":
+                running[task_id] = name
+            else:
+                running.pop(task_id, None)
+        return list(running.values())
+
+    def wait_until_idle(self, broker_url: str, timeout: float = 30) -> None:
+        """Wait until the worker has finished every task it received and the broker holds none
+        for it: nothing that it runs can happen after this (no beat sends more), which a test
+        that counts emails or moves once the work is done relies on, rather than a sleep."""
+
+        def idle() -> bool:
+            if self.process.poll() is not None:
+                pytest.fail(f"the worker exited ({self.process.returncode}):\n{self.log()}")
+            return not self.running_tasks() and not broker_holds(broker_url)
+
+        wait_for(
+            idle,
+            timeout,
+            lambda: (
+                f"the worker is still busy ({self.running_tasks()}, broker: "
+                f"{broker_holds(broker_url)}):\n{self.log()}"
+            ),
+        )
 
     def wait_for_log(self, text: str, timeout: float) -> None:
         def seen() -> bool:
