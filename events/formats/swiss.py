@@ -12,8 +12,8 @@ meets no pair twice (only when a repeat cannot be avoided are repeated pairs giv
 the heaviest cost), keeps scores close (the square of the points' gap, so two half-point
 floats beat one full-point one), keeps ratings close, and balances seats (the pairing of two
 entrants who both have moved first more often than second, or both less, costs a little). Each
-cost's unit exceeds the most that all the lesser costs could add up to over the whole round, so
-the order is strict.
+cost's unit exceeds the most that all the lesser costs could add up to over the entrants matched
+together, so the order is strict.
 
 For speed the graph is never complete: each entrant is joined to the `WINDOW` nearest below
 them in the standing order, the window doubling only while no perfect matching exists without
@@ -23,7 +23,9 @@ into runs of about `RUN` entrants (cut where the score changes when one is near)
 on its own; a run that cannot be matched without a repeat is merged with the next and matched
 again. The runs cost little: in a run of 20 the best partners are a few places away, which the
 run almost always holds; the price is that a pairing never crosses a cut, which only matters
-when a repeat forces a float, and then the merge widens the choice. And a run whose neighbours
+when a repeat forces a float, and then the merge widens the choice. When the last run cannot do
+without a repeat, everyone is matched again at once (slower, and rare), so a repeat is made only
+when no pairing of the whole field avoids it. And a run whose neighbours
 in the standing order (first with second, third with fourth...) are level on points and have not
 met is paired so without a matching: that is the matching's answer (see `_match`).
 `scripts/bench_swiss.py` measures a round of 1,000.
@@ -34,10 +36,17 @@ entrant opens a table, filled by the next unseated entrants in the standing orde
 none of those already seated there; when that dead-ends, the search backtracks (a depth-first
 search, so it finds a table plan without repeats whenever one exists, within `SEARCH_LIMIT`
 steps). Taking the next in the standing order keeps each table's scores and ratings as close as
-the repeats allow, which is the same order of importance as for pairs. Past the limit (only in
-large fields whose histories leave almost no choice) the greedy plan with repeats is kept and
-improved by swapping two entrants of two tables while that lowers the repeats. Seats then go to
-whoever has sat least in them so far, the first seat (moving first) weighing most.
+the repeats allow, which is the same order of importance as for pairs. The search runs on the
+same runs of the standing order as the pairs (a multiple of the table size long), a run without
+a plan merged with the next, up to `SEARCH_MOST` entrants (the search's depth and time grow with
+them). Past that, or at the last run, the greedy plan (each seat to the next entrant in the
+standing order who has met the table least) is kept and repaired by swapping two entrants of two
+tables, any table of the round, the nearest first, while that lowers the repeats. That repair is
+a heuristic: on small fields (one run, within the step limit) the search is complete, so a repeat
+there is one no plan
+avoids (tests/events/test_swiss.py checks it against a brute force); on large ones a repeat is
+rare (none in `scripts/bench_swiss.py`'s rounds of 1,000). Seats then go to whoever has sat least
+in them so far, the first seat (moving first) weighing most.
 """
 
 from __future__ import annotations
@@ -145,8 +154,13 @@ def _pairs(history: History, order: list[int]) -> list[tuple[int, int]]:
     pending: list[int] = []
     for index, run in enumerate(runs):
         pending += run
-        last = index == len(runs) - 1
-        matched = _match(history, pending, allow_repeats=last)
+        matched = _match(history, pending, allow_repeats=False)
+        if matched is None and index == len(runs) - 1:
+            # The last run cannot do without a repeat: the runs above may hold the way out, so
+            # everyone is matched again at once (with a repeat only if even that needs one).
+            everyone = _match(history, order, allow_repeats=True)
+            assert everyone is not None
+            return everyone
         if matched is not None:
             pairs += matched
             pending = []

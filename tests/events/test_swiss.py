@@ -4,13 +4,14 @@ against a brute force on small fields), byes to the lowest without one, seats ba
 import itertools
 import random
 from collections import Counter
+from unittest.mock import patch
 
 import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.formats import Entrant, TableResult, swiss_round
+from events.formats import Entrant, TableResult, swiss, swiss_round
 from events.formats.scoring import meetings_so_far, points_by_entrant
 
 
@@ -159,6 +160,25 @@ def test_every_round_places_each_entrant_once_and_repeats_only_when_unavoidable(
         max(bye_counts.values(), default=0) - min((bye_counts[e.id] for e in entrants), default=0)
         <= 1
     ), "nobody has a second bye while another has none"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(min_value=8, max_value=16),
+    table_size=st.sampled_from([2, 3, 4]),
+    rounds=st.integers(min_value=1, max_value=6),
+    seed=st.integers(min_value=0, max_value=10**6),
+)
+def test_runs_of_the_standing_order_still_repeat_only_when_unavoidable(n, table_size, rounds, seed):
+    """With runs of four (a large field's runs, in small), merged or matched again when they
+    cannot avoid a repeat on their own."""
+    entrants = field(n, seed)
+    with patch.object(swiss, "RUN", 4):
+        results, byes, _ = run_swiss(entrants, table_size, rounds, seed)
+        nxt = swiss_round(entrants, results, table_size=table_size, byes=byes)
+
+    if repeats(nxt.tables, results):
+        assert not repeat_free_plan_exists(entrants, results, table_size, set(nxt.byes))
 
 
 @settings(max_examples=20, deadline=None)
