@@ -114,7 +114,7 @@ def test_moves_made_while_redis_was_stopped_are_answered_once_it_is_back(
     redis_server.stop()
     # How quickly the moves answer is the test above's; here, that they are played.
     plies = move_against_the_computer_through_every_door(alice, *games, moves_within=None)
-    time.sleep(1)
+    # No worker runs yet, and this process did not play the computer's turn in its stead.
     assert not any(computer_moved_at(g.id, ply) for g, ply in zip(games, plies, strict=True))
 
     redis_server.start()  # the same port
@@ -142,7 +142,7 @@ def test_moves_made_while_redis_was_stopped_are_answered_once_it_is_back(
         10,
         lambda: f"alice's emails did not come (sink: {mail_sink.summary()}):\n{worker.log()}",
     )
-    time.sleep(1)
+    worker.wait_until_idle(redis_server.url)  # a third email would have come by now
     assert len(mail_sink.mails(kind="your_turn")) == 2, mail_sink.summary()
     linked = {
         urlsplit(url).path
