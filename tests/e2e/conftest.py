@@ -4,6 +4,7 @@ No browser can be downloaded here, so the session installs Debian's `chromium` w
 (as root), or skips with the reason.
 """
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -59,19 +60,44 @@ def _end_live_waits() -> None:
     live.watch.join(5)
 
 
-@pytest.fixture(scope="module")
-def browser(django_db_setup) -> Iterator:
-    """Chromium, for a module of tests. Playwright's synchronous API runs an event loop in this
-    thread while it is open, which the tests of async views (tests/games/live) cannot share: it is
-    closed after each module. It depends on the test database so that it closes before the
-    database is dropped: the pages' long-polls left waiting must end first."""
+@pytest.fixture(scope="session")
+def _chromium(django_db_setup) -> Iterator[tuple]:
+    """Playwright's driver and Chromium, started once for the session (each start costs seconds
+    of a loaded machine's time: about three dozen modules would pay it). `browser` lends them to
+    one module at a time. It depends on the test database so that it closes before the database
+    is dropped: the pages' long-polls left waiting must end first."""
     sync_api = pytest.importorskip("playwright.sync_api")
     executable = _chromium_path()
-    with sync_api.sync_playwright() as playwright:
+    manager = sync_api.sync_playwright()
+    playwright = manager.start()
+    try:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    except BaseException:
+        manager.__exit__()
+        raise
+    yield manager, browser
+    asyncio._set_running_loop(manager._loop)  # see `browser`: its calls need their loop marked
+    browser.close()
+    manager.__exit__()
+    _end_live_waits()
+
+
+@pytest.fixture(scope="module")
+def browser(_chromium) -> Iterator:
+    """Chromium, for a module of tests. Between two of its calls Playwright's synchronous API marks
+    its event loop as running in this thread, which the tests of async views (tests/games/live)
+    cannot share: the mark is set for the module and cleared after it, so that the tests run
+    next in this process find no loop running (the loop itself waits, suspended, for the next
+    module of browser tests)."""
+    manager, chromium = _chromium
+    asyncio._set_running_loop(manager._loop)
+    try:
+        yield chromium
+        for context in list(chromium.contexts):
+            context.close()
         _end_live_waits()
+    finally:
+        asyncio._set_running_loop(None)
 
 
 @pytest.fixture(autouse=True)

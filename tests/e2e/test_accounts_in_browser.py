@@ -4,7 +4,7 @@ header's links line up with the page's content, on wide pages too."""
 import pytest
 
 from tests.support.factories import PASSWORD
-from tests.support.play import finish
+from tests.support.play import play_to_end
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -41,7 +41,7 @@ def test_the_header_is_as_wide_as_the_content(
     alice,
     bob,
 ):
-    game = finish(start_game(alice, bob))
+    game = play_to_end(start_game(alice, bob))
     context = browser.new_context(viewport={"width": 1600, "height": 900}, locale="en-US")
     page = context.new_page()
     page.set_default_timeout(10_000)

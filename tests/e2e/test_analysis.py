@@ -10,7 +10,7 @@ from analysis.selectors import analysis_view
 from analysis.services import analysis_request
 from games.selectors import game_get
 from tests.support.browser import DESKTOP, PHONE, page_for, quick_analysis
-from tests.support.play import finish
+from tests.support.play import play_to_end
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -36,7 +36,7 @@ def signed_in_page(browser, live_server, client_for, user):
 def test_a_player_asks_for_the_analysis_and_sees_it(
     browser, live_server, start_game, alice, bob, client_for, artifacts
 ):
-    game = finish(start_game(alice, bob))
+    game = play_to_end(start_game(alice, bob))
     page = signed_in_page(browser, live_server, client_for, alice)
     page.goto(f"{live_server.url}/games/{game.id}/")
     page.click("#analysis button[type=submit]")
@@ -71,7 +71,7 @@ def test_the_analysis_fits_the_screen_with_its_loss_column_in_sight(
     """Issue #58: on a phone (390 px) the moves' table fits the screen, nothing scrolls
     sideways, and every row's loss is in sight; the player reads an average loss per move and
     the share of moves close to the best, not a sum that grows with the game."""
-    game = finish(start_game(alice, bob))
+    game = play_to_end(start_game(alice, bob))
     analysis_request(game_id=game.pk, user=alice)  # runs in-process (tasks are eager)
     size = PHONE if viewport == "phone" else DESKTOP
     page = page_for(browser, live_server.url, alice, size, phone=viewport == "phone")

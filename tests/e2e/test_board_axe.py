@@ -9,7 +9,7 @@ from tests.e2e.test_axe import MODERATE_IMPACTS, serious_violations
 from tests.e2e.test_next_game import play_a_move, two_games_waiting
 from tests.support.browser import context_for, set_confirm, signed_in
 from tests.support.factories import against_computer, invite_game
-from tests.support.play import finish
+from tests.support.play import play_to_end
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -26,7 +26,7 @@ def test_no_moderate_violation_on_the_board_before_during_and_after_a_game(
 ):
     here, there = two_games_waiting(start_game, alice, bob, carol)
     chat_services.message_post(game_id=here.id, user=bob, text="hello")
-    finished = finish(start_game(alice, bob))
+    finished = play_to_end(start_game(alice, bob))
     against_the_computer = against_computer(alice)
     waiting_for_players = invite_game(alice, bob)
     set_confirm(alice, "off")

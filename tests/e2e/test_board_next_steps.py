@@ -13,7 +13,7 @@ from tests.e2e.test_korean import HANGUL
 from tests.e2e.test_next_game import play_a_move, two_games_waiting
 from tests.support.browser import PHONE, context_for, set_confirm, signed_in
 from tests.support.factories import invite_game
-from tests.support.play import finish
+from tests.support.play import play_to_end
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -138,7 +138,7 @@ def test_game_over_offers_rematch_analysis_and_next_game_together(
     browser, live_server, alice, bob, carol, start_game, artifacts, language, viewport
 ):
     words = WORDS[language]
-    finished = finish(start_game(alice, bob))
+    finished = play_to_end(start_game(alice, bob))
     first, _ = two_games_waiting(start_game, alice, bob, carol)  # first: due first
     page = signed_in(
         context_for(browser, language=language, viewport=viewport), live_server.url, alice
@@ -215,7 +215,7 @@ def test_on_a_phone_the_smaller_ones(
     assert open_seat.bounding_box()["height"] < one_line + 20, open_seat.bounding_box()
     page.screenshot(path=str(artifacts / f"next-steps-phone-{language}-seats.png"))
 
-    finished = finish(start_game(alice, bob))
+    finished = play_to_end(start_game(alice, bob))
     page.goto(f"{base}/games/{finished.id}/replay/?ply=5")
     controls = page.locator(".replay-controls a.button")
     assert controls.count() >= 4

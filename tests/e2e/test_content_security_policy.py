@@ -12,7 +12,7 @@ from analysis.models import Analysis
 from analysis.services import analysis_run
 from tests.support.browser import PHONE, board_of, set_confirm, signed_in
 from tests.support.factories import PASSWORD
-from tests.support.play import finish, waiting_for
+from tests.support.play import play_to_end, waiting_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -85,7 +85,7 @@ def test_the_board_played_by_keyboard_and_by_click_reports_no_violation(
 def test_replay_settings_new_game_and_lists_report_no_violation(
     browser, live_server, contexts, alice, bob, start_game
 ):
-    game = finish(start_game(alice, bob))
+    game = play_to_end(start_game(alice, bob))
     page = signed_in(watched(contexts()), live_server.url, alice)
 
     page.goto(f"{live_server.url}/games/{game.id}/replay/?ply=10")
@@ -158,7 +158,7 @@ def test_the_api_docs_and_the_admin_work_with_no_violation(
 def test_a_pending_analysis_shows_itself_when_done_with_no_violation(
     browser, live_server, contexts, alice, bob, start_game
 ):
-    game = finish(start_game(alice, bob))
+    game = play_to_end(start_game(alice, bob))
     # Asked for, its task not yet run (as while a worker is busy).
     Analysis.objects.create(game=game, requested_by=alice)
     page = signed_in(watched(contexts()), live_server.url, alice)

@@ -14,7 +14,7 @@ from django.conf import settings
 from tests.e2e.test_axe import serious_violations
 from tests.support.browser import DESKTOP, PHONE
 from tests.support.factories import client_for
-from tests.support.play import finish, play_forward, round_over, waiting_for
+from tests.support.play import play_forward, play_to_end, round_over, waiting_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -137,7 +137,7 @@ def test_axe_finds_nothing_serious_in_dark(
 
     # Mid-game: round 2, walls with tiles on them, Alice to move.
     yours = waiting_for(play_forward(start_game(alice, bob), until=round_over(1), seed=3), alice)
-    finished = finish(start_game(alice, carol))
+    finished = play_to_end(start_game(alice, carol))
     session = client_for(alice).cookies[settings.SESSION_COOKIE_NAME].value
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}])
     check("home, signed in", "/")

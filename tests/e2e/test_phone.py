@@ -46,9 +46,9 @@ def test_the_board_fits_a_phone_below_a_one_row_header(
 def test_the_replay_shows_its_board_in_the_first_screen(
     browser, live_server, start_game, alice, bob, artifacts
 ):
-    from tests.support.play import finish
+    from tests.support.play import play_to_end
 
-    game = finish(start_game(alice, bob))
+    game = play_to_end(start_game(alice, bob))
     page = page_for(browser, live_server.url, alice, PHONE, phone=True)
     page.goto(f"{live_server.url}/games/{game.id}/replay/?ply=3")
     tile = page.locator(".factories .tile").first.bounding_box()

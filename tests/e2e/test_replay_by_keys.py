@@ -8,13 +8,13 @@ import re
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.support.play import finish
+from tests.support.play import play_to_end
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def test_arrow_keys_and_buttons_step_through_a_replay(browser, live_server, start_game, alice, bob):
-    game = finish(start_game(alice, bob))
+    game = play_to_end(start_game(alice, bob))
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     page.set_default_timeout(10_000)
     page.goto(f"{live_server.url}/games/{game.id}/replay/?ply=10")
@@ -48,7 +48,7 @@ def test_a_page_fetched_before_the_points_arrived_does_not_land_on_a_later_step(
     """A step taken before the points have loaded fetches its page. When the points arrive and the
     player steps on before that page does, the late page is dropped: it does not replace the point
     the player has moved to (a CI run once saw ply 10's page land after ply 8 was shown)."""
-    game = finish(start_game(alice, bob))
+    game = play_to_end(start_game(alice, bob))
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     page.set_default_timeout(10_000)
     held_points: list = []
@@ -84,7 +84,7 @@ def test_a_page_fetched_before_the_points_arrived_does_not_land_on_a_later_step(
 def test_stepping_asks_the_server_nothing_once_the_page_has_loaded(
     browser, live_server, start_game, alice, bob
 ):
-    game = finish(start_game(alice, bob))
+    game = play_to_end(start_game(alice, bob))
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     page.set_default_timeout(10_000)
     page.goto(f"{live_server.url}/games/{game.id}/replay/?ply=5")
