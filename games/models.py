@@ -90,6 +90,11 @@ class Game(models.Model):
     is_study = models.BooleanField(
         default=False, help_text=_("Imported from an export to be replayed: unrated, not played.")
     )
+    # False for a game its players agreed to play unrated (an unrated event's table): it never
+    # counts for ratings (`ratings.fair_play.game_unrated`).
+    for_ratings = models.BooleanField(
+        default=True, db_default=True, help_text=_("Counts for ratings when between people.")
+    )
     # The finished game this one replays with the same players and settings
     # (`services.game_rematch`): a player who asks for a rematch twice is sent to the one they
     # have. Indexed only where set (`game_rematch_of_idx`).

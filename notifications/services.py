@@ -335,3 +335,14 @@ def unsubscribe(*, user_id: Any, kind: str, channel: str = Channel.EMAIL) -> Non
         Notification.objects.filter(dropped, recipient_id=user_id).update(
             status=Status.SKIPPED, last_error="The player unsubscribed."
         )
+
+
+def notify_event(
+    *,
+    recipient_ids: Iterable[Any],
+    kind: str,
+    event_id: Any,
+    round: int = 0,
+    context: dict[str, Any] | None = None,
+) -> None:
+    """Placeholder: events' notifications are being added (see events.telling)."""

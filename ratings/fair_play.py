@@ -34,6 +34,8 @@ class Unrated(StrEnum):
     TOO_SHORT = "too_short"
     # The two players had had their rated games of the day or the week (`pair_over_limit`).
     PAIR_LIMIT = "pair_limit"
+    # Its players agreed to play it unrated (a table of an unrated event: `Game.for_ratings`).
+    UNRATED_GAME = "unrated_game"
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,8 @@ def game_unrated(*, game: Any, seats: list[Seat]) -> Unrated | None:
     the players' locks."""
     if not skill.is_rated([s.kind for s in seats], [s.user_id for s in seats]):
         return Unrated.NOT_BETWEEN_PEOPLE
+    if not getattr(game, "for_ratings", True):
+        return Unrated.UNRATED_GAME
     facts = seat_facts(seats)
     if any(s.autoplay for s in facts) and too_short(facts, game_moves([game.pk]).get(game.pk, [])):
         return Unrated.TOO_SHORT

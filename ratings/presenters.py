@@ -32,6 +32,8 @@ def unrated_reason_text(reason: Unrated) -> str:
             "Not rated: the game was resigned or abandoned before every player had made "
             "%(moves)s moves of their own."
         ) % {"moves": settings.RATINGS_MIN_OWN_MOVES}
+    if reason == Unrated.UNRATED_GAME:
+        return gettext("Not rated: its players agreed to play it unrated (an unrated event).")
     if reason == Unrated.PAIR_LIMIT:
         return gettext(
             "Not rated: only %(day)s games a day and %(week)s a week between the same players "

@@ -72,6 +72,7 @@ def _history() -> Iterator[list[Mapping[str, Any]]]:
             "timeouts",
             "game__variant",
             "game__num_players",
+            "game__for_ratings",
             "kind",
             "user_id",
             "place",
@@ -110,6 +111,8 @@ def _recompute(
             out.seats[s["id"]] = (None, None)
             out.seat_games[s["id"]] = game_id
         if not skill.is_rated([s["kind"] for s in seats], [s["user_id"] for s in seats]):
+            continue
+        if not seats[0].get("game__for_ratings", True):
             continue
         facts = [
             fair_play.SeatFacts(

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "ratings",
     "analysis",
     "chat",
+    "events",
 ]
 
 MIDDLEWARE = [

@@ -13,6 +13,10 @@ GAMES_MAX_LOBBY_GAMES = env.int("GAMES_MAX_LOBBY_GAMES", default=5)
 GAMES_MAX_MASTER_GAMES = env.int("GAMES_MAX_MASTER_GAMES", default=2)
 # Games one player may import as studies (games/record/study_import.py) in 24 hours; past it, 429.
 GAMES_MAX_IMPORTS_PER_DAY = env.int("GAMES_MAX_IMPORTS_PER_DAY", default=20)
+# Events (events/services.py): the most events one organiser may have not finished at once, and
+# create in 24 hours. Past either: 429.
+EVENTS_MAX_OPEN = env.int("EVENTS_MAX_OPEN", default=3)
+EVENTS_MAX_PER_DAY = env.int("EVENTS_MAX_PER_DAY", default=5)
 # A player who declined an invitation cannot be invited by the same player again for this many
 # days (a new game, a seat, a rematch: games/services/setup.py).
 INVITATION_DECLINE_COOLDOWN_DAYS = env.int("INVITATION_DECLINE_COOLDOWN_DAYS", default=7)

@@ -54,6 +54,9 @@ CELERY_TASK_ROUTES = {
     "analysis.tasks.sweep": {"queue": "sweeps"},
     "ratings.tasks.sweep": {"queue": "sweeps"},
     "core.tasks.sweep": {"queue": "sweeps"},
+    "events.tasks.sweep": {"queue": "sweeps"},
+    "events.tasks.event_start": {"queue": "sweeps"},
+    "events.tasks.event_advance": {"queue": "sweeps"},
     "notifications.tasks.send_notification": {"queue": "mail"},
     "notifications.tasks.send_event": {"queue": "mail"},
     "notifications.tasks.send_delivery": {"queue": "mail"},
@@ -91,6 +94,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "ratings.tasks.sweep",
         "schedule": 600.0,
         "options": {"expires": 590},
+    },
+    "events-sweep": {
+        "task": "events.tasks.sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55},
     },
     "analysis-sweep": {
         "task": "analysis.tasks.sweep",

@@ -201,6 +201,49 @@ def game_create(
     return game
 
 
+def game_create_seated(
+    *,
+    players: list[User],
+    variant: str,
+    days_per_move: int,
+    rated: bool = True,
+    creator: User | None = None,
+) -> Game:
+    """Create and start at once a game whose players are chosen already (an event's table):
+    `players` in the order they move, the first moving first. Nobody is invited and no seat is
+    open; the players agreed to play when they entered the event, so the limits on games at
+    once do not apply (the event's own do). `rated=False` keeps it out of the ratings.
+
+    The first player of a game with a seed comes from its deal key (`playing.first_player`),
+    which every player can check once the game is over; so the players are seated from that
+    seat on, in their order, rather than the first player chosen: the key is the same, and the
+    player the event chose moves first."""
+    if not 2 <= len(players) <= 4 or len({p.pk for p in players}) != len(players):
+        raise ValueError(f"a game seats 2 to 4 different players, not {players!r}")
+    with transaction.atomic():
+        game = Game(
+            variant=variant,
+            num_players=len(players),
+            days_per_move=days_per_move,
+            created_by=creator or players[0],
+            for_ratings=rated,
+        )
+        deal_seed_new(game)
+        game.save(force_insert=True)
+        seat_rows = [
+            Seat(game=game, position=p, deal_contribution=contribution_or_new(None))
+            for p in range(len(players))
+        ]
+        starter = first_player(game, seat_rows)
+        for offset, player in enumerate(players):
+            seat_rows[(starter + offset) % len(players)].user = player
+        Seat.objects.bulk_create(seat_rows)
+        game = lock_game(game.id)
+        seats = list(game.seat_list)
+        _start(game, seats, None)
+    return game
+
+
 def game_join(*, game_id: Any, user: User, contribution: str | None = None) -> Game:
     """Take the first open seat of a game waiting for players, with the player's `contribution`
     to the deals (made up for them if they sent none); starts the game if that fills it."""
@@ -283,10 +326,10 @@ def start_if_full(game: Game, seats: list[Seat], by: User) -> None:
         _start(game, seats, by)
 
 
-def _start(game: Game, seats: list[Seat], by: User) -> None:
-    """Every seat is filled (`by` filled the last): pick the first player, draw the first deal
-    (from the deal key, the seed and every contribution, for a game with a seed), start the
-    clock, and tell the others."""
+def _start(game: Game, seats: list[Seat], by: User | None) -> None:
+    """Every seat is filled (`by` filled the last; None when the site seated everyone): pick
+    the first player, draw the first deal (from the deal key, the seed and every contribution,
+    for a game with a seed), start the clock, and tell the others."""
     starter = first_player(game, seats)
     state = azul.new_game(game.num_players, game.variant, starter)
     entries: list[LogEntry] = []
@@ -302,7 +345,7 @@ def _start(game: Game, seats: list[Seat], by: User) -> None:
     forget_waiting_counts(seats)
     # Those who were waiting for the game to fill hear that it started; whoever filled it is
     # at the table, and hears only that it is their turn (after the grace period).
-    others = [pk for pk in Seat.human_player_ids(seats) if pk != by.pk]
+    others = [pk for pk in Seat.human_player_ids(seats) if by is None or pk != by.pk]
     effects.tell_players(kind="game_started", game=game, recipient_ids=others)
     tell_newly_to_move(game, [s for s in seats if s.user_id not in others], None)
     if (computer := Seat.computer_to_move(seats, state.to_move)) is not None:
