@@ -34,6 +34,8 @@ urlpatterns = [
     path("api/", include("chat.api_urls")),
     path("api/", include("notifications.push.api_urls")),
     path("api/", include("notifications.webhooks.api_urls")),
+    path("api/", include("events.api_urls")),
+    path("api/", include("events.league_api_urls")),
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
@@ -60,6 +62,8 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("", include("analysis.urls")),
     path("", include("chat.urls")),
+    path("", include("events.urls")),
+    path("", include("events.league_urls")),
     path("notifications/", include("notifications.urls")),
     path("admin/", admin.site.urls),
 ]
