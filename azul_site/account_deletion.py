@@ -9,7 +9,10 @@ lock it: `games.services.setup`):
 2. `games.services.players.player_games_leave`: open games they created are cancelled,
    invitations declined, seats in others' open games given up, games in progress resigned,
    each through the game's own service (the others are told; the ratings follow the usual
-   rules); finished games keep the seat, shown as "deleted player";
+   rules); finished games keep the seat, shown as "deleted player"; before that, they leave
+   every event they are in (`events.services.player_events_leave`: an entry before the start
+   goes, one in a running event is withdrawn and its games resigned, its results standing) and
+   the events they organise are the site's from then on;
 3. the notifications to them go, and those to others not sent yet name them "deleted player";
 4. the analyses they asked for no longer say who asked;
 5. their private notes on games go, and their calendar feed;
@@ -29,6 +32,7 @@ from accounts.deletion import account_erase, deletion_password_check
 from accounts.models import User
 from analysis.services import analyses_forget_requester
 from chat.services import chat_forget_player
+from events.services import player_events_leave
 from games.services.players import (
     player_calendar_feed_forget,
     player_games_leave,
@@ -48,6 +52,7 @@ def account_delete(*, user: User, password: object, chat_messages_removed: bool 
             return
         old_username = locked.get_username()
         account_erase(user=locked)
+        player_events_leave(user=locked)
         player_games_leave(user=locked)
         player_notes_forget(user_id=locked.pk)
         player_calendar_feed_forget(user_id=locked.pk)

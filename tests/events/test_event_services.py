@@ -234,3 +234,21 @@ def test_an_event_starting_with_too_few_is_called_off(alice, bob):
     services.event_start(event_id=event.pk)
     event.refresh_from_db()
     assert event.status == Event.Status.CANCELLED
+
+
+def test_a_player_who_deletes_their_account_leaves_their_events(alice):
+    from azul_site.account_deletion import account_delete
+    from tests.support.factories import PASSWORD
+
+    entrants = players(4)
+    event = full_event(alice, entrants)
+    leaver = entrants[2]
+    account_delete(user=leaver, password=PASSWORD)
+    entry = Entry.objects.get(event=event, user=leaver)
+    assert entry.withdrawn_at is not None
+    game = Game.objects.get(event_table__event=event, seats__user=leaver)
+    assert game.status == Game.Status.FINISHED
+    # The organiser's own account going leaves the event to the site.
+    account_delete(user=alice, password=PASSWORD)
+    event.refresh_from_db()
+    assert event.organiser_id is None
