@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from core.tasks import send
-from events import selectors, services
+from events import leagues, selectors, services
 
 SWEEP_TASK = "events.tasks.sweep"
 BATCH = 500
@@ -24,4 +24,7 @@ def sweep() -> dict[str, int]:
     over = list(selectors.events_round_over().values_list("pk", flat=True)[:BATCH])
     for event_id in over:
         send(services.ADVANCE_TASK, [event_id])
-    return {"starting": len(starting), "rounds_over": len(over)}
+    # In the sweep itself rather than a task: a rollover is rare (once a season), and the
+    # season's row says whether it is due, so a sweep that dies half way is done by the next.
+    seasons = leagues.seasons_roll_over(now, batch=BATCH)
+    return {"starting": len(starting), "rounds_over": len(over), "seasons": seasons}
