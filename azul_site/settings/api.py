@@ -48,6 +48,11 @@ REST_FRAMEWORK = {
         # Adding a device for push notices (notifications/push/apis.py): a browser subscribes
         # once, and again when its subscription changes.
         "push_subscribe": env.str("THROTTLE_PUSH_SUBSCRIBE", default="30/hour"),
+        # Creating events, entering and leaving them, and an organiser's cancelling and removing
+        # of players, per player, on the API and the HTML forms alike (events/throttles.py).
+        "event_create": env.str("THROTTLE_EVENT_CREATE", default="20/hour"),
+        "event_entry": env.str("THROTTLE_EVENT_ENTRY", default="60/hour"),
+        "event_organise": env.str("THROTTLE_EVENT_ORGANISE", default="60/hour"),
     },
     # Every operation's refusals by authentication, permission and throttle (core/api/schema.py).
     "DEFAULT_SCHEMA_CLASS": "core.api.schema.ApiSchema",
@@ -78,6 +83,7 @@ SPECTACULAR_SETTINGS = {
     # Several resources have a `status` with their own values: each enum gets its own name.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": ["open", "active", "finished", "aborted"],
+        "EventStatusEnum": ["registration", "running", "finished", "cancelled"],
         "AnalysisStatusEnum": ["pending", "done", "failed"],
         # The kinds a player sends to push and to webhooks (notifications.models).
         "ChannelChoiceEnum": "notifications.models.CHANNEL_CHOICES",
