@@ -50,6 +50,7 @@ COVERED = {
     "make bench-reach": [f"{THIS}::test_make_bench_reach"],
     "make bench-live": [f"{THIS}::test_make_bench_live"],
     "make bench-swiss": [f"{THIS}::test_make_bench_swiss"],
+    "make bench-league": [f"{THIS}::test_make_bench_league"],
     "make abuse": [f"{THIS}::test_make_abuse"],
     "make soak": ["tests/ops/test_soak.py::test_two_minutes_of_faults_lose_nothing"],
     "make screenshots": [f"{THIS}::test_make_screenshots"],
@@ -187,6 +188,21 @@ def test_make_bench_swiss():
         timed = rf"^{size} a table: pairing in [\d.]+ s \(target < 1 s\): (ok|MISSED)$"
         assert re.search(timed, out, re.MULTILINE), out
         assert f"{size} a table: repeat meetings 0 (target: none): ok" in out, out
+
+
+@pytest.mark.slow
+def test_make_bench_league(bench_database):
+    out = make(
+        "bench-league",
+        "BENCH_ARGS=--players 12 --size 4 --leavers 1 --newcomers 1",
+        BENCH_LEAGUE_DATABASE_URL=bench_database,
+    ).stdout
+    seconds, _cpu, divisions, games = row(out, "season rolled over")
+    assert seconds > 0 and divisions == 3 and games == 18, out
+    assert re.search(r"^rollover: [\d.]+ s \(target < 60 s\): (ok|MISSED)$", out, re.MULTILINE), out
+    assert "divisions: 3 of 4 (target: 4 to 8, one apart at most): ok" in out, out
+    assert "every member placed once, no leaver (target: so): ok" in out, out
+    assert "a second rollover: 2 seasons (target: 2): ok" in out, out
 
 
 @pytest.mark.slow
