@@ -215,3 +215,105 @@ def test_a_players_league_history_shows_where_they_finished():
     newest, oldest = leagues.league_history(users[2])
     assert (newest.season.number, oldest.season.number) == (2, 1)
     assert oldest.rank == 2 and oldest.players == 4 and oldest.league == league
+
+
+# -- pages ---------------------------------------------------------------------------------------
+
+
+def test_the_pages_show_the_leagues_divisions_and_standings(client, client_for):
+    league = a_league(name="Spring <league>")
+    users = rated_members(league, 5)
+    assert b"There are no leagues yet" not in client.get("/leagues/").content
+    page = client.get("/leagues/spring/")
+    assert page.status_code == 200
+    assert "The first season has not started yet." in page.content.decode()
+    season = leagues.season_start(league=league)
+    (division,) = leagues.divisions_of(season)
+    html = client.get("/leagues/spring/").content.decode()
+    assert "Spring &lt;league&gt;" in html and "Spring <league>" not in html
+    assert f"/events/{division.pk}/" in html
+    assert all(f"/players/{u.username}/" in html for u in users)
+    assert 'id="sign-in-to-join"' in html
+    mine = client_for(users[0]).get("/leagues/spring/").content.decode()
+    assert 'id="leave-form"' in mine and 'id="my-division"' in mine
+    assert client.get("/leagues/autumn/").status_code == 404
+    history = client.get(f"/players/{users[0].username}/leagues/").content.decode()
+    assert "/leagues/spring/" in history
+    assert client.get("/players/nobody/leagues/").status_code == 404
+
+
+def test_the_join_and_leave_forms(alice, client, client_for):
+    a_league()
+    page = client_for(alice)
+    answer = page.post("/leagues/spring/join/")
+    assert answer.status_code == 302 and answer["Location"] == "/leagues/spring/"
+    assert LeagueMember.objects.filter(user=alice).exists()
+    again = page.post("/leagues/spring/join/")
+    assert again.status_code == 409
+    assert "You are in this league already." in again.content.decode()
+    assert page.post("/leagues/spring/leave/").status_code == 302
+    assert not LeagueMember.objects.exists()
+    assert page.post("/leagues/spring/leave/").status_code == 409
+    assert page.post("/leagues/autumn/join/").status_code == 404
+    assert page.get("/leagues/spring/join/").status_code == 405
+    # Not signed in: to the sign-in page, nothing written.
+    assert client.post("/leagues/spring/join/").status_code == 302
+    assert not LeagueMember.objects.exists()
+
+
+# -- the API -------------------------------------------------------------------------------------
+
+
+def test_the_api_lists_and_shows_leagues(client, api_client_for):
+    league = a_league()
+    users = rated_members(league, 4)
+    leagues.season_start(league=league)
+    (row,) = client.get("/api/leagues/").json()
+    assert row["slug"] == "spring" and row["members"] == 4 and row["season"]["number"] == 1
+    detail = client.get("/api/leagues/spring/").json()
+    assert detail["is_member"] is False
+    (division,) = detail["divisions"]
+    assert division["level"] == 1 and division["status"] == "running"
+    assert sorted(s["username"] for s in division["standings"]) == sorted(u.username for u in users)
+    assert api_client_for(users[0]).get("/api/leagues/spring/").json()["is_member"] is True
+    missing = client.get("/api/leagues/autumn/")
+    assert missing.status_code == 404 and missing.json()["code"] == "league_not_found"
+
+
+def test_the_api_joins_and_leaves_for_the_caller_only(alice, bob, client, api_client_for):
+    a_league()
+    api = api_client_for(alice)
+    joined = api.post("/api/leagues/spring/join/")
+    assert joined.status_code == 201 and joined.json()["league"] == "spring"
+    twice = api.post("/api/leagues/spring/join/")
+    assert twice.status_code == 409 and twice.json()["code"] == "already_entered"
+    # Bob leaving answers for Bob alone: he is not in it, and Alice stays.
+    bobs = api_client_for(bob).post("/api/leagues/spring/leave/")
+    assert bobs.status_code == 409 and bobs.json()["code"] == "not_entered"
+    assert LeagueMember.objects.filter(user=alice).exists()
+    assert client.post("/api/leagues/spring/join/").status_code in (401, 403)
+    assert api.post("/api/leagues/spring/leave/").status_code == 204
+    assert api.post("/api/leagues/autumn/join/").status_code == 404
+    assert not LeagueMember.objects.exists()
+
+
+def test_the_schema_describes_the_leagues_api(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    paths = schema["paths"]
+    assert paths["/api/leagues/"]["get"]["operationId"] == "leagues_list"
+    assert paths["/api/leagues/{slug}/"]["get"]["operationId"] == "league"
+    join = paths["/api/leagues/{slug}/join/"]["post"]
+    assert join["operationId"] == "league_join" and {"201", "404", "409"} <= set(join["responses"])
+    assert set(paths["/api/leagues/{slug}/leave/"]["post"]["responses"]) >= {"204", "409"}
+
+
+def test_the_admin_starts_a_season(admin_client):
+    league = a_league()
+    rated_members(league, 4)
+    answer = admin_client.post(
+        "/admin/events/league/",
+        {"action": "start_season", "_selected_action": [league.pk]},
+        follow=True,
+    )
+    assert answer.status_code == 200
+    assert Season.objects.filter(league=league, number=1).exists()
