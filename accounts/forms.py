@@ -111,6 +111,8 @@ class ProfileForm(forms.ModelForm):
         self.fields["language"].required = False
         self.fields["confirm_moves"].required = False
         self.fields["theme"].required = False
+        # Newer than the form posts some scripts and older pages send.
+        self.fields["email_events"].required = False
 
     def profile_fields(self) -> list[forms.BoundField]:
         return [
@@ -133,6 +135,9 @@ class ProfileForm(forms.ModelForm):
 
     def clean_theme(self) -> str:
         return self.cleaned_data.get("theme") or self.instance.theme
+
+    def clean_email_events(self) -> str:
+        return self.cleaned_data.get("email_events") or self.instance.email_events
 
     def clean_display_name(self) -> str:
         # NFKC; no line breaks, invisible characters, web addresses or "@"; not confusable with

@@ -154,6 +154,7 @@ DELIVERY_FIELDS = (
     "email_reminder",
     "email_timeout",
     "email_chat",
+    "email_events",
 )
 
 
@@ -238,6 +239,14 @@ class Profile(models.Model):
         help_text=_(
             "One email for the messages of a couple of minutes, unless you have the game open."
         ),
+    )
+    # All an event tells its players (`notifications.models.EVENT_KINDS`), as one choice.
+    email_events = models.CharField(
+        _("When an event I entered has news"),
+        max_length=9,
+        choices=Delivery.choices,
+        default=Delivery.IMMEDIATELY,
+        help_text=_("Registration confirmed, its start, each new round and the final standings."),
     )
     email_digest = models.BooleanField(
         _("Send me a daily digest"),

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from events.models import Entry
+
 ENTERED = "event_entered"
 STARTED = "event_started"
 CANCELLED = "event_cancelled"
@@ -20,6 +22,13 @@ def tell(*, kind: str, event: Any, recipient_ids: Iterable[Any]) -> None:
     from notifications.services import notify_event
 
     recipients = sorted(set(recipient_ids))
+    if kind in (CANCELLED, FINISHED) and recipients:
+        # Those who left the event (withdrawn or removed) hear no more of it.
+        recipients = sorted(
+            Entry.objects.filter(
+                event_id=event.pk, user_id__in=recipients, withdrawn_at__isnull=True
+            ).values_list("user_id", flat=True)
+        )
     if recipients:
         notify_event(
             recipient_ids=recipients,

@@ -1,7 +1,8 @@
 """The short form of a notification that a push notice or a webhook carries: a title, a line,
-the game's link and the one-click link that turns the kind off on that channel. In the
-recipient's language, from the email's subject (`content.subject`), and with nothing the
-recipient may not see (no future draws, nothing of another player's that is hidden)."""
+the game's link (the event's page for an event's kinds) and the one-click link that turns the
+kind off on that channel. In the recipient's language, from the email's subject
+(`content.subject`), and with nothing the recipient may not see (no future draws, nothing of
+another player's that is hidden)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ class ShortMessage:
     kind: str
     title: str
     body: str
-    # The game's page (absolute), or the site's home for what is about no game.
+    # The game's page (absolute), the event's for an event's kinds, or the site's home for
+    # what is about neither.
     url: str
     game_id: str | None
     # The link that turns this kind off on this channel (POST, or GET to be asked).
@@ -42,11 +44,12 @@ def short_message(notification: Notification, *, channel: str) -> ShortMessage:
     """`notification` (its recipient and profile loaded) as a push notice or a webhook says it."""
     subject = content.subject(notification)
     game_id = str(notification.game_id) if notification.game_id else None
-    url = (
-        settings.SITE_URL + reverse("games:detail", args=[game_id])
-        if game_id
-        else settings.SITE_URL + "/"
-    )
+    if game_id:
+        url = settings.SITE_URL + reverse("games:detail", args=[game_id])
+    elif notification.event_ref is not None:
+        url = content.event_url(notification.event_ref)
+    else:
+        url = settings.SITE_URL + "/"
     return ShortMessage(
         kind=notification.kind,
         title=settings.SITE_NAME,

@@ -25,6 +25,7 @@ from notifications.webhooks.models import Webhook, WebhookTest
 __all__ = [
     "CHANNEL_CHOICES",
     "CHANNEL_CHOICES_DEFAULT",
+    "EVENT_KINDS",
     "PREFERENCE_FIELDS",
     "Channel",
     "ChannelChoice",
@@ -36,6 +37,16 @@ __all__ = [
     "choice_of_kind",
     "kinds_sharing_choice",
 ]
+
+
+# The kinds about an event (`events.telling`), each with `event_ref` and no game.
+EVENT_KINDS = (
+    "event_entered",
+    "event_started",
+    "event_cancelled",
+    "event_round",
+    "event_finished",
+)
 
 
 class Notification(models.Model):
@@ -61,6 +72,12 @@ class Notification(models.Model):
         # no game, with no choice of its own: it tells of something the player set up that
         # stopped.
         WEBHOOK_DISABLED = "webhook_disabled", _("Webhook turned off")
+        # To an event's players (`events.telling`): about an event, not a game (`event_ref`).
+        EVENT_ENTERED = "event_entered", _("Registration confirmed")
+        EVENT_STARTED = "event_started", _("Event started")
+        EVENT_CANCELLED = "event_cancelled", _("Event cancelled")
+        EVENT_ROUND = "event_round", _("New round of an event")
+        EVENT_FINISHED = "event_finished", _("Event finished")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -77,12 +94,18 @@ class Notification(models.Model):
         db_index=False,
     )
     kind = models.CharField(max_length=24, choices=Kind.choices)
-    # Every kind but the digest is about one game.
+    # Every kind is about one game but the digest, a webhook turned off and the events' kinds.
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     # The game's ply the notification is about: one "your turn" per move, one reminder per turn.
+    # For an event's kinds, the event's round (0 before it starts).
     ply = models.PositiveIntegerField(default=0)
+    # For an event's kinds, the event (`events.Event`'s id) it is about. A plain integer, not a
+    # foreign key: `notifications` is below `events` in the layers (events tell their players
+    # through here; nothing here knows events), and a row outlives its event as the record of
+    # what was sent. Unique with the recipient, round (`ply`) and kind: told once each.
+    event_ref = models.BigIntegerField(null=True, blank=True)
     # A digest's day, in the recipient's time zone: one digest per local day.
     digest_date = models.DateField(null=True, blank=True)
     # For a row held for the digest: the digest that carries it, once one was built.
@@ -132,14 +155,39 @@ class Notification(models.Model):
                 condition=Q(kind="digest"),
                 name="notification_one_digest_a_day",
             ),
+            # The events' backstop: one row per recipient, event, round and kind (partial: the
+            # index holds the events' rows alone).
+            models.UniqueConstraint(
+                fields=["recipient", "event_ref", "ply", "kind"],
+                condition=Q(kind__in=EVENT_KINDS),
+                name="notification_once_per_event_round",
+            ),
+            # What each kind is about: a day (the digest), the account (a webhook turned off),
+            # an event, or else a game.
             models.CheckConstraint(
-                condition=Q(kind="digest", game__isnull=True, digest_date__isnull=False)
-                | Q(kind="webhook_disabled", game__isnull=True, digest_date__isnull=True)
+                condition=Q(
+                    kind="digest",
+                    game__isnull=True,
+                    digest_date__isnull=False,
+                    event_ref__isnull=True,
+                )
+                | Q(
+                    kind="webhook_disabled",
+                    game__isnull=True,
+                    digest_date__isnull=True,
+                    event_ref__isnull=True,
+                )
+                | Q(
+                    kind__in=EVENT_KINDS,
+                    game__isnull=True,
+                    digest_date__isnull=True,
+                    event_ref__isnull=False,
+                )
                 | (
-                    ~Q(kind__in=["digest", "webhook_disabled"])
-                    & Q(game__isnull=False, digest_date__isnull=True)
+                    ~Q(kind__in=["digest", "webhook_disabled", *EVENT_KINDS])
+                    & Q(game__isnull=False, digest_date__isnull=True, event_ref__isnull=True)
                 ),
-                name="notification_game_unless_digest",
+                name="notification_about_its_kind",
             ),
             models.CheckConstraint(
                 condition=Q(
@@ -156,6 +204,7 @@ class Notification(models.Model):
                         "game_cancelled",
                         "chat_message",
                         "webhook_disabled",
+                        *EVENT_KINDS,
                     ]
                 ),
                 name="notification_kind_choice",
@@ -167,7 +216,12 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        about = f"game {self.game_id} ply {self.ply}" if self.game_id else str(self.digest_date)
+        if self.game_id:
+            about = f"game {self.game_id} ply {self.ply}"
+        elif self.event_ref is not None:
+            about = f"event {self.event_ref} round {self.ply}"
+        else:
+            about = str(self.digest_date)
         return f"{self.get_kind_display()} for user {self.recipient_id} ({about}, {self.status})"
 
 
@@ -188,6 +242,8 @@ PREFERENCE_FIELDS = {
     # A game called off before it started goes with the invitations that made it.
     Notification.Kind.GAME_CANCELLED: "email_invitation",
     Notification.Kind.CHAT_MESSAGE: "email_chat",
+    # One choice for all that an event tells its players.
+    **{Notification.Kind(kind): "email_events" for kind in EVENT_KINDS},
 }
 
 
@@ -222,6 +278,7 @@ CHANNEL_CHOICES = (
     "reminder",
     "timeout",
     "chat",
+    "events",
 )
 # What push and webhooks carry for a player who has not chosen: what asks them to act.
 CHANNEL_CHOICES_DEFAULT = ("your_turn", "invitation", "game_started", "game_over", "timeout")

@@ -19,6 +19,9 @@ How a notification is written, with nothing lost:
    turn" or reminder only while it is still true (the player has not moved since), an
    invitation only while it is still pending, and only the first of the day from the same player
    (a hostile player cannot mail someone by inviting and cancelling over and over).
+
+An event's news (`notify_event`, from `events.telling`) goes the same way, about an event rather
+than a game: once per recipient, event, round and kind, due at once.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from core.tasks import send
 from notifications import outbox, seen, selectors
 from notifications.email import digests
 from notifications.models import (
+    EVENT_KINDS,
     PREFERENCE_FIELDS,
     Channel,
     ChannelChoice,
@@ -345,4 +349,54 @@ def notify_event(
     round: int = 0,
     context: dict[str, Any] | None = None,
 ) -> None:
-    """Placeholder: events' notifications are being added (see events.telling)."""
+    """Record a notification of `kind` (one of EVENT_KINDS) about event `event_id` at its
+    `round` for each recipient (one INSERT), in the caller's transaction (the event's write):
+    told once per recipient, event, round and kind, so a repeated call writes nothing (and a
+    player cannot be mailed over and over by entering and leaving). `context` is what the
+    messages show that the notifications do not keep: the event's name (`{"event": name}`).
+
+    Due at once (no grace period: nothing an event tells is undone a moment later), and sent as
+    any notification is: by a task per row once the transaction commits, else by the sweep; the
+    player's choice (`Profile.email_events`, and "events" on push and webhooks) is read then,
+    "digest" holding the email for the daily digest like any other kind.
+    """
+    kind = Kind(kind)
+    if kind not in EVENT_KINDS:
+        raise ValueError(f"{kind} is not about an event.")
+    if event_id is None:
+        raise ValueError("An event's notification is about an event: give event_id.")
+    # In a fixed order, as `notify_each`: two writes of the same rows wait rather than deadlock.
+    recipients = sorted(set(recipient_ids))
+    if not recipients:
+        return
+    now = timezone.now()
+    Notification.objects.bulk_create(
+        [
+            Notification(
+                recipient_id=user_id,
+                kind=kind,
+                event_ref=event_id,
+                ply=round,
+                context=context or {},
+                send_after=now,
+            )
+            for user_id in recipients
+        ],
+        ignore_conflicts=True,
+    )
+    transaction.on_commit(
+        partial(_enqueue_event_news, int(event_id), round, kind.value, recipients)
+    )
+
+
+def _enqueue_event_news(event_id: int, round: int, kind: str, recipient_ids: list[Any]) -> None:
+    """Once the event's write committed: a task for each of its rows still pending (their ids
+    are looked up now, which keeps the event's write to its one INSERT)."""
+    pending = Notification.objects.filter(
+        kind=kind,
+        event_ref=event_id,
+        ply=round,
+        recipient_id__in=recipient_ids,
+        status=Status.PENDING,
+    ).values_list("pk", flat=True)
+    _enqueue(list(pending))

@@ -3,7 +3,8 @@ unsubscribe headers (RFC 8058).
 
 Templates are `templates/notifications/email/<kind>_subject.txt`, `<kind>.txt` and
 `<kind>.html`. Every email names the game's opponents and links to the game (`SITE_URL` + the
-game page), to the settings page and to a signed unsubscribe link for its kind.
+game page), or for an event's kinds names the event and links to its page; and links to the
+settings page and to a signed unsubscribe link for its kind.
 
 An email is written as its recipient reads the site: in their language, with times in their
 zone, and players and seats named as every page names them (`games.presenters`).
@@ -18,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -41,6 +42,27 @@ TEMPLATES = "notifications/email"
 
 def game_url(game_id: Any) -> str:
     return settings.SITE_URL + reverse("games:detail", args=[game_id])
+
+
+def event_url(event_id: Any) -> str:
+    """The event's page (absolute). Its route is the events app's ("events:detail"); the
+    path is written out only where that app's routes are not loaded (`notifications` does not
+    depend on `events`)."""
+    try:
+        path = reverse("events:detail", args=[event_id])
+    except NoReverseMatch:
+        path = f"/events/{int(event_id)}/"
+    return settings.SITE_URL + path
+
+
+def _event_context(notification: Notification) -> dict[str, Any]:
+    """What an email says of an event: its name (as it was when told), round and page."""
+    extra = notification.context or {}
+    return {
+        "event_name": extra.get("event") or "",
+        "event_round": notification.ply,
+        "event_url": event_url(notification.event_ref),
+    }
 
 
 @dataclass(frozen=True)
@@ -177,6 +199,8 @@ def _context(notification: Notification) -> dict[str, Any]:
                 first_message_id=context["extra"].get("first_message_id"),
             )
             context.update(parts_html=parts.html, parts_text=parts.text)
+    if notification.event_ref is not None:
+        context.update(_event_context(notification))
     if notification.kind == Notification.Kind.DIGEST:
         context.update(_digest_context(notification))
     return context
@@ -269,6 +293,16 @@ def _digest_context(digest: Notification) -> dict[str, Any]:
     by_id = {g.pk: g for g in Game.objects.with_seats().filter(pk__in={r.game_id for r in carried})}
     items = []
     for row in carried:
+        if row.event_ref is not None:
+            # About an event: its line links to the event's page.
+            event_context = {
+                "site_name": settings.SITE_NAME,
+                "extra": row.context or {},
+                **_event_context(row),
+            }
+            summary = _one_line(_render(f"{TEMPLATES}/{row.kind}_subject.txt", event_context))
+            items.append({"summary": summary, "url": event_context["event_url"]})
+            continue
         if row.game_id is None or row.game_id not in by_id:
             continue
         game = by_id[row.game_id]

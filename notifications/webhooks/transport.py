@@ -5,9 +5,9 @@ notification's, or a player's test).
 A call is a POST through `outbound.post` (the URL is a player's, so hostile: see there) of a
 body in the webhook's style, in the recipient's language:
 
-- Discord: `{"content": ..., "allowed_mentions": {"parse": []}}`: the message, the game's link and
-  the link that turns this kind off for webhooks; the text's Markdown escaped and no mention
-  (no "@everyone" from a player's name).
+- Discord: `{"content": ..., "allowed_mentions": {"parse": []}}`: the message, the game's (or
+  the event's) link and the link that turns this kind off for webhooks; the text's Markdown
+  escaped and no mention (no "@everyone" from a player's name).
 - Slack: `{"text": ...}`, the same in Slack's mrkdwn (`<url|label>`, & < > escaped).
 - JSON: the short message (`messages.ShortMessage.as_dict`: kind, title, body, url, game_id,
   turn_off_url) with `event_id` (the delivery's id, as a string: one id per notification and
@@ -55,7 +55,7 @@ from django.utils.translation import gettext as _
 from core.tasks import send
 from notifications import messages, outbound
 from notifications.email import content
-from notifications.models import Channel, ChannelDelivery, Notification, Webhook
+from notifications.models import EVENT_KINDS, Channel, ChannelDelivery, Notification, Webhook
 from notifications.outbox import SEND_TASK, SENT, Outcome, skipped
 
 logger = logging.getLogger(__name__)
@@ -105,7 +105,12 @@ def body_of(
     style: str, message: messages.ShortMessage, *, event_id: str, sent_at: datetime
 ) -> dict[str, Any]:
     """The JSON body of a call in `style` (in the active language)."""
-    open_label = _("Open the game") if message.game_id else _("Open the site")
+    if message.game_id:
+        open_label = _("Open the game")
+    elif message.kind in EVENT_KINDS:
+        open_label = _("Open the event")
+    else:
+        open_label = _("Open the site")
     turn_off_label = _("Turn these off")
     if style == Webhook.Style.DISCORD:
         content = (
