@@ -36,7 +36,7 @@ SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="the lea
 # -- output ------------------------------------------------------------------------------------
 
 
-class SeasonSerializer(serializers.Serializer):
+class LeagueSeasonSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="1 for the league's first")
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField(help_text="when it ends if its divisions have not")
@@ -56,10 +56,10 @@ class LeagueSerializer(serializers.Serializer):
     division_size = serializers.IntegerField(help_text="players a division, about (4 to 8)")
     movers = serializers.IntegerField(help_text="how many of a division go up, and go down")
     members = serializers.IntegerField(help_text="players registered for the next season")
-    season = SeasonSerializer(allow_null=True, help_text="the latest season; null before any")
+    season = LeagueSeasonSerializer(allow_null=True, help_text="the latest season; null before any")
 
 
-class StandingSerializer(serializers.Serializer):
+class LeagueStandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     username = serializers.CharField()
     name = serializers.CharField(help_text="the name the site shows")
@@ -68,19 +68,19 @@ class StandingSerializer(serializers.Serializer):
     withdrawn = serializers.BooleanField()
 
 
-class DivisionSerializer(serializers.Serializer):
+class LeagueDivisionSerializer(serializers.Serializer):
     level = serializers.IntegerField(help_text="1 is the top division")
     event_id = serializers.IntegerField(help_text="the division's event (/api/events/{id}/)")
     status = serializers.ChoiceField(choices=Event.Status.values)
-    standings = StandingSerializer(many=True)
+    standings = LeagueStandingSerializer(many=True)
 
 
 class LeagueDetailSerializer(LeagueSerializer):
     is_member = serializers.BooleanField(help_text="the caller is registered (false if anonymous)")
-    divisions = DivisionSerializer(many=True, help_text="the latest season's, top first")
+    divisions = LeagueDivisionSerializer(many=True, help_text="the latest season's, top first")
 
 
-class MembershipSerializer(serializers.Serializer):
+class LeagueMembershipSerializer(serializers.Serializer):
     league = serializers.SlugField()
     joined_at = serializers.DateTimeField()
 
@@ -200,7 +200,7 @@ class LeagueJoinApi(LeagueActionApi):
         parameters=[SLUG],
         request=None,
         responses={
-            201: MembershipSerializer,
+            201: LeagueMembershipSerializer,
             403: _error("another account of the same person is in it (`not_eligible`)"),
             **NOT_FOUND,
             409: _error("in the league already (`already_entered`)"),
