@@ -17,6 +17,7 @@ class NotificationAdmin(admin.ModelAdmin):
         "recipient",
         "kind",
         "game",
+        "event_ref",
         "ply",
         "status",
         "attempts",
