@@ -17,6 +17,7 @@ NAV_URL_NAMES = {
     "signup": "account_signup",
     "leaderboard": "ratings:leaderboard",
     "history": "games:history",
+    "events": "events:list",
     "rules": "rules",
     "set_language": "set_language",
     "player_search": "accounts:api_players",

@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from accounts import selectors as accounts_selectors
+from core.slots import player_page_panels
 from games import selectors as games_selectors
 from games.filters import GameHistoryFilter
 from games.presenters.history import history_markup
@@ -47,5 +48,7 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
         # The viewer's Follow / Unfollow button.
         "following": request.user.is_authenticated
         and accounts_selectors.follow_exists(follower=request.user, followed=player),
+        # What other apps show on a player's page (their events): `core.slots`.
+        "player_page_panels": player_page_panels.collect(request=request, player=player),
     }
     return render(request, "accounts/player_detail.html", context)

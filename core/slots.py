@@ -96,6 +96,8 @@ settings_page_panels: Slot[Panel, SafeString] = Slot(panels_html)
 """The settings page: what a panel's own form refused, when it did, for that panel."""
 new_game_levels_panels: Slot[Panel, SafeString] = Slot(panels_html)
 """The computer levels on the new-game form: nothing more."""
+player_page_panels: Slot[Panel, SafeString] = Slot(panels_html)
+"""A player's public page: `player` (the user whose page it is)."""
 
 
 # Parts of emails.

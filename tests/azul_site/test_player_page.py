@@ -86,8 +86,8 @@ def test_query_budget_does_not_grow_with_games(
         game = finished_game([(alice, 40 + i, 1), (bob, 30, 2), (carol, 20, 3)], days_ago=i)
         Seat.objects.filter(game=game, user=alice).update(rating_before=i, rating_after=i + 1)
     # player, record, rating, chart, games, their creators, their seats, their pace
-    # (games.selectors.pace)
-    with django_assert_max_num_queries(8):
+    # (games.selectors.pace), their events (events.panels)
+    with django_assert_max_num_queries(9):
         response = client.get(player_url(alice))
     assert response.content.decode().count('class="rating-point"') == count
     # Signed in: the session and the site's header, and the player's current games, besides.

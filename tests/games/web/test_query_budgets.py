@@ -13,8 +13,9 @@ from tests.support.play import play_forward, to_move_user
 
 pytestmark = pytest.mark.django_db
 
-# The board, and the chat panel's two queries on a player's page (chat.panels).
-BOARD_BUDGET = 10
+# The board, the chat panel's two queries on a player's page (chat.panels), and the event a
+# game is, read once a game and then kept (events.panels).
+BOARD_BUDGET = 11
 LIST_BUDGET = 10
 
 
