@@ -22,7 +22,7 @@ LOCK := requirements/lock.txt
 DEV_LOCK := requirements/dev-lock.txt
 UPGRADE ?=
 
-.PHONY: venv lock run test test-quick lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live bench-reach bench-swiss bench-league abuse soak worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
+.PHONY: venv lock run test test-quick lint fmt bench bench-web bench-sweep bench-history bench-computer bench-live bench-reach bench-swiss bench-league bench-events abuse soak worker worker-moves worker-slow worker-master worker-mail worker-sweeps worker-analysis screenshots messages backup restore schemathesis
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -114,6 +114,10 @@ bench-live: venv  ## Live updates: a move to the open boards, and how many board
 
 bench-swiss: venv  ## Pairing a Swiss round of 1,000 players (2 and 4 a table): time and repeat meetings
 	$(BIN)/python scripts/bench_swiss.py $(BENCH_ARGS)
+
+# On a database of its own (BENCH_EVENTS_DATABASE_URL), made for the run and dropped after it.
+bench-events: venv  ## A 64-player Swiss and a 32-player round robin played to their end by computer players
+	$(BIN)/python scripts/bench_events.py $(BENCH_ARGS)
 
 bench-league: venv  ## A league of 200 players rolled over to its next season: time and the divisions formed
 	$(BIN)/python scripts/bench_league.py $(BENCH_ARGS)

@@ -83,9 +83,9 @@ def play(
     made = 0
     while moves is None or made < moves:
         game = game_selectors.game_get(game_id=game_id)
-        state = game.engine_state()
         if game.status != Game.Status.ACTIVE:
             break
+        state = game.started_state()
         seat = next(s for s in game.seat_list if s.position == state.to_move[0])
         assert not seat.played_by_computer, "the computer's move was left to nobody"
         if absent is not None and seat.user_id == absent.pk:

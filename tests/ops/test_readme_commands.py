@@ -51,6 +51,7 @@ COVERED = {
     "make bench-live": [f"{THIS}::test_make_bench_live"],
     "make bench-swiss": [f"{THIS}::test_make_bench_swiss"],
     "make bench-league": [f"{THIS}::test_make_bench_league"],
+    "make bench-events": [f"{THIS}::test_make_bench_events"],
     "make abuse": [f"{THIS}::test_make_abuse"],
     "make soak": ["tests/ops/test_soak.py::test_two_minutes_of_faults_lose_nothing"],
     "make screenshots": [f"{THIS}::test_make_screenshots"],
@@ -203,6 +204,28 @@ def test_make_bench_league(bench_database):
     assert "divisions: 3 of 4 (target: 4 to 8, one apart at most): ok" in out, out
     assert "every member placed once, no leaver (target: so): ok" in out, out
     assert "a second rollover: 2 seasons (target: 2): ok" in out, out
+
+
+@pytest.mark.slow
+def test_make_bench_events(bench_database):
+    # Its own database: the script makes it and drops it at the end.
+    out = make(
+        "bench-events",
+        "BENCH_ARGS=--swiss-players 4 --swiss-rounds 2 --rr-players 4 --absent 1",
+        BENCH_EVENTS_DATABASE_URL=bench_database + "_events",
+    ).stdout
+    for name, games, rounds in (
+        ("Swiss 4 x 2 rounds, 2 a table", 4, 2),
+        ("round robin 4, 4 a table", 1, 1),
+    ):
+        seconds, played, rounds_played, person, server, *_ = row(out, name)
+        assert seconds > 0 and (played, rounds_played) == (games, rounds), out
+        # The absent player's three timeouts a round, the server's moves.
+        assert person > 0 and server >= 3 * rounds, out
+        assert f"{name}: {games} of {games} games finished, event finished" in out, out
+        assert re.search(rf"^{name}: standings the same as recomputed .*: ok$", out, re.M), out
+        assert re.search(rf"^{name}: round \d moved on by the sweep, .*: ok$", out, re.M), out
+    assert "Swiss 4 x 2 rounds, 2 a table: repeat meetings 0 (target: none): ok" in out, out
 
 
 @pytest.mark.slow
