@@ -89,6 +89,19 @@ def test_joining_again_and_again_has_a_daily_limit(alice, monkeypatch):
     assert not LeagueMember.objects.exists()
 
 
+def test_a_member_who_leaves_plays_out_the_running_season():
+    league = a_league()
+    users = rated_members(league, 4)
+    season = leagues.season_start(league=league)
+    leagues.league_leave(slug="spring", user=users[0])
+    (division,) = leagues.divisions_of(season)
+    entry = Entry.objects.get(event=division, user=users[0])
+    assert entry.is_active and division.status == Event.Status.RUNNING
+    games = Game.objects.filter(event_table__event=division, seats__user=users[0])
+    assert games.count() == 3
+    assert set(games.values_list("status", flat=True)) == {Game.Status.ACTIVE}
+
+
 # -- seasons -------------------------------------------------------------------------------------
 
 
