@@ -91,7 +91,7 @@ class EventFilterSerializer(serializers.Serializer):
 class EventCreateSerializer(serializers.Serializer):
     """A new event's settings (`services.EventSettings`)."""
 
-    name = TextField(max_length=NAME_MAX, help_text=f"1 to {NAME_MAX} characters")
+    name = TextField(min_length=1, max_length=NAME_MAX, help_text=f"1 to {NAME_MAX} characters")
     description = TextField(
         max_length=DESCRIPTION_MAX, required=False, allow_blank=True, default=""
     )
@@ -171,7 +171,13 @@ class RegisterSerializer(serializers.Serializer):
 
 
 class RemoveSerializer(serializers.Serializer):
-    username = TextField(max_length=USERNAME_MAX, help_text="the registered player to remove")
+    # Not trimmed: a name with spaces is nobody's, a 409 like any other name not registered.
+    username = TextField(
+        min_length=1,
+        max_length=USERNAME_MAX,
+        trim_whitespace=False,
+        help_text="the registered player to remove",
+    )
 
 
 # -- output -----------------------------------------------------------------------------------

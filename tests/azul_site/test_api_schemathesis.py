@@ -4,9 +4,10 @@ repository's schemathesis.toml) sends generated requests to the site served as d
 any 5xx or any answer the schema (/api/schema/) does not describe.
 
 The ids in paths name real games in every state the player meets (theirs to move, waiting on
-others, open, invited to, finished, cancelled, someone else's), so that requests get past the
-404 to the code behind it; some are random, for the 404s. The run changes the games (moves,
-resignations, cancels): each test's database starts empty again (`transactional_db`).
+others, open, invited to, finished, cancelled, someone else's), and real events likewise, so
+that requests get past the 404 to the code behind it; some are random, for the 404s. The run
+changes the games and events (moves, resignations, cancels, entries): each test's database
+starts empty again (`transactional_db`).
 """
 
 import json
@@ -83,6 +84,48 @@ def seed_games(alice, bob, carol, dave) -> dict[str, str]:
     return {name: str(game.id) for name, game in games.items()}
 
 
+def seed_events(alice, bob, carol, dave) -> dict[str, str]:
+    """Events in every state Alice can act on: hers (with Bob entered, to remove), open to
+    enter, private, entered, running with her in it, finished with results, cancelled. She
+    organises one: the organisers' limits (EVENTS_MAX_OPEN) refuse her third new one."""
+    from django.test import TestCase
+
+    from events import services
+    from events.models import EventTable
+    from tests.support.play import play_to_end
+
+    def event(organiser, *entrants, **changes):
+        values = {"name": "Seeded", "format": "swiss", "table_size": 2, "rounds": 1}
+        values["max_entrants"] = 8
+        made = services.event_create(
+            organiser=organiser, settings_=services.EventSettings(**{**values, **changes})
+        )
+        for user in entrants:
+            services.entry_register(
+                event_id=made.pk, user=user, code=changes.get("invitation_code", "")
+            )
+        return made
+
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        running = event(bob, alice, bob, carol, dave, max_entrants=4)
+        finished = event(carol, bob, carol, max_entrants=2)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        for table in EventTable.objects.filter(event=finished):
+            play_to_end(table.game_id)
+    cancelled = event(dave, carol)
+    services.event_cancel(event_id=cancelled.pk, organiser=dave)
+    events = {
+        "own_open": event(alice, bob),
+        "open_to_enter": event(bob, carol, format="round_robin", table_size=3, rounds=None),
+        "private": event(carol, dave, invitation_code="sesame"),
+        "entered": event(dave, alice, format="elimination", table_size=3, advance=1, rounds=None),
+        "running": running,
+        "finished": finished,
+        "cancelled": cancelled,
+    }
+    return {name: str(made.pk) for name, made in events.items()}
+
+
 PLAYERS = ["bob", "carol", "dave", "alice"]
 # The anonymous run's checks: what the schema promises of every answer, whoever asks (the
 # checks of valid input taken and of authentication are for a signed-in client).
@@ -102,11 +145,18 @@ def toml_list(items) -> str:
     return "[" + ", ".join(json.dumps(item) for item in items) + "]"  # JSON strings are TOML's
 
 
-def config_with(games: dict[str, str], names: dict[str, str], *, anonymous: bool = False) -> str:
-    """schemathesis.toml, with the real games' ids in paths and `names` (parameter -> the
-    dictionary of names it takes) wherever a name goes; `anonymous`, without its token."""
+def config_with(
+    games: dict[str, str],
+    names: dict[str, str],
+    *,
+    events: dict[str, str],
+    anonymous: bool = False,
+) -> str:
+    """schemathesis.toml, with the real games' and events' ids in paths and `names` (parameter
+    -> the dictionary of names it takes) wherever a name goes; `anonymous`, without its token."""
     bindings = {
         "path.game_id": ("games", 0.9),
+        "path.event_id": ("events", 0.9),
         # Seat positions are strings in the path (a 404 when not a number).
         "path.position": ("positions", 0.9),
         **{parameter: (dictionary, 0.5) for parameter, dictionary in names.items()},
@@ -122,6 +172,7 @@ def config_with(games: dict[str, str], names: dict[str, str], *, anonymous: bool
     return config + (
         "\n# The test's data (tests/azul_site/test_api_schemathesis.py).\n"
         f"[dictionaries.games]\nvalues = {toml_list(games.values())}\n"
+        f"[dictionaries.events]\nvalues = {toml_list(events.values())}\n"
         f"[dictionaries.positions]\nvalues = {toml_list(['0', '1', '2', '3'])}\n"
         f"[dictionaries.players]\nvalues = {toml_list(PLAYERS)}\n"
         f"[dictionaries.hostile]\nvalues = {toml_list(HOSTILE)}\n"
@@ -184,6 +235,9 @@ def server_env() -> dict[str, str]:
                 "GAME_INVITE",
                 "GAMES_WAITING",
                 "REPLAY_POINTS",
+                "EVENT_CREATE",
+                "EVENT_ENTRY",
+                "EVENT_ORGANISE",
             )
         },
     }
@@ -243,12 +297,13 @@ def test_the_api_answers_as_its_schema_says(site, tmp_path, alice, bob, carol, d
 
     url, server_log = site
     games = seed_games(alice, bob, carol, dave)
+    events = seed_events(alice, bob, carol, dave)
     block_create(blocker=alice, username=dave.username)  # one to unblock
     key = api_key(alice)
 
     # Every check of schemathesis.toml, the players' real names where names go.
     names = {"path.username": "players", "body.username": "players"}
-    first, seconds = schemathesis(url, key, config_with(games, names), tmp_path)
+    first, seconds = schemathesis(url, key, config_with(games, names, events=events), tmp_path)
     assert first.returncode == 0, summary(first, seconds, server_log)
     # Every operation of the schema, none left out for want of data it could make.
     operations = re.search(r"Selected: (\d+)/(\d+)\s+Tested: (\d+)", first.stdout)
@@ -260,7 +315,7 @@ def test_the_api_answers_as_its_schema_says(site, tmp_path, alice, bob, carol, d
     run, nul_seconds = schemathesis(
         url,
         key,
-        config_with(games, dict.fromkeys(hostile, "hostile")),
+        config_with(games, dict.fromkeys(hostile, "hostile"), events=events),
         tmp_path,
         *("--checks", "not_a_server_error", "--phases", "fuzzing"),
         *("--generation-allow-x00", "true", "--max-examples", "10"),
@@ -272,7 +327,7 @@ def test_the_api_answers_as_its_schema_says(site, tmp_path, alice, bob, carol, d
     anonymous, anonymous_seconds = schemathesis(
         url,
         key,
-        config_with(games, names, anonymous=True),
+        config_with(games, names, anonymous=True, events=events),
         tmp_path,
         *("--checks", ANONYMOUS_CHECKS, "--max-examples", "5"),
     )

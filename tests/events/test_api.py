@@ -187,6 +187,8 @@ def test_creating_is_throttled_per_player(alice, bob, api_client_for, monkeypatc
     body = refused(response, 429, "throttled")
     assert "events" in body["detail"]
     assert int(response["Retry-After"]) > 0
+    korean = client.post(events_url(), SETTINGS, format="json", HTTP_ACCEPT_LANGUAGE="ko")
+    assert "대회" in refused(korean, 429, "throttled")["detail"]
     assert not Event.objects.exists()
     # Another player has an allowance of their own.
     assert post(api_client_for(bob), events_url(), SETTINGS).status_code == 201
@@ -451,6 +453,7 @@ def test_the_organiser_removes_a_player_and_cancels(alice, bob, carol, api_clien
     assert removed.json()["entrants"] == 1
     refused(post(organiser, events_url(event.pk, "remove"), {"username": "bob"}), 409)
     refused(post(organiser, events_url(event.pk, "remove"), {"username": "nobody"}), 409)
+    refused(post(organiser, events_url(event.pk, "remove"), {"username": " carol"}), 409)
     for body in [{}, {"username": 3}, {"username": "x" * 151}, [1]]:
         refused(post(organiser, events_url(event.pk, "remove"), body), 400)
     assert list(Entry.objects.values_list("user__username", flat=True)) == ["carol"]
