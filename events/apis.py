@@ -40,7 +40,6 @@ from events.throttles import (
     EventOrganiseThrottle,
     EventThrottledMessages,
 )
-from games.models import Game
 
 PAGE_SIZE = 20
 
@@ -295,27 +294,22 @@ class EventCrosstableApi(ReadOrSignedIn):
 
 
 def _tables(event: Event) -> list[dict[str, Any]]:
-    """The event's tables with each finished one's result for the event (`table_results`:
-    the same tables, finished ones only, in the same order, so matched one after the other)."""
+    """The event's tables with each finished one's result for the event
+    (`selectors.results_by_game`)."""
     names = {e.user_id: e.user.get_username() for e in selectors.entries_of(event)}
-    results = iter(selectors.table_results(event))
-    result = next(results, None)
+    results = selectors.results_by_game(event)
     rows = []
     table: EventTable
     for table in selectors.tables_of(event):
         shown = None
-        if (
-            table.game.status == Game.Status.FINISHED
-            and result is not None
-            and tuple(result.seats) == tuple(table.players)
-        ):
+        result = results.get(table.game_id)
+        if result is not None:
             shown = [
                 {"username": names.get(user_id), "placing": placing, "score": score}
                 for user_id, placing, score in zip(
                     result.seats, result.placings, result.scores, strict=True
                 )
             ]
-            result = next(results, None)
         rows.append(
             {
                 "round": table.round,

@@ -71,4 +71,6 @@ def player_page_panel(request: HttpRequest, *, player: User, **page: Any) -> Pan
                 "rank": _final_ranks(event).get(player.pk) if finished else None,
             }
         )
-    return Panel("events/_player_panel.html", {"rows": rows, "player": player})
+    # A league's divisions are events: a player in one has a league history to link to.
+    leagues = any(entry.event.season_id is not None for entry in entries)
+    return Panel("events/_player_panel.html", {"rows": rows, "player": player, "leagues": leagues})

@@ -114,8 +114,9 @@ def _table_result(table: EventTable, seats: list[Seat]) -> formats.TableResult |
     )
 
 
-def table_results(event: Event) -> list[formats.TableResult]:
-    """The results of the event's finished tables, in the order they were played (2 queries)."""
+def results_by_game(event: Event) -> dict[Any, formats.TableResult]:
+    """The results of the event's finished tables by their game's id, in the order they were
+    played (2 queries)."""
     tables = list(
         EventTable.objects.filter(event=event, game__status=Game.Status.FINISHED).order_by(
             "round", "number"
@@ -124,8 +125,13 @@ def table_results(event: Event) -> list[formats.TableResult]:
     seats: dict[Any, list[Seat]] = {}
     for seat in Seat.objects.filter(game_id__in=[t.game_id for t in tables]):
         seats.setdefault(seat.game_id, []).append(seat)
-    results = [_table_result(t, seats.get(t.game_id, [])) for t in tables]
-    return [r for r in results if r is not None]
+    results = {t.game_id: _table_result(t, seats.get(t.game_id, [])) for t in tables}
+    return {game_id: r for game_id, r in results.items() if r is not None}
+
+
+def table_results(event: Event) -> list[formats.TableResult]:
+    """The results of the event's finished tables, in the order they were played."""
+    return list(results_by_game(event).values())
 
 
 @dataclass(frozen=True)

@@ -230,6 +230,14 @@ def test_a_players_league_history_shows_where_they_finished():
     assert oldest.rank == 2 and oldest.players == 4 and oldest.league == league
 
 
+def test_a_players_page_links_to_their_league_history(client):
+    league = a_league()
+    users = rated_members(league, 4)
+    leagues.season_start(league=league)
+    page = client.get(f"/players/{users[0].username}/").content.decode()
+    assert f'href="/players/{users[0].username}/leagues/"' in page
+
+
 # -- pages ---------------------------------------------------------------------------------------
 
 
