@@ -14,7 +14,7 @@ from events import formats
 from events.formats.scoring import Crosstable
 from events.models import Bye, Entry, Event, EventTable, League, Season
 from games.models import Game, Seat
-from ratings.selectors import player_rating
+from ratings.selectors import lopsided_partners, player_rating
 from ratings.skill import INITIAL_DISPLAY
 
 
@@ -43,15 +43,18 @@ def email_skeleton(address: str) -> str:
 
 
 def same_person(user: User, user_ids: Iterable[Any]) -> bool:
-    """Whether one of `user_ids` is another account of the person behind `user`: the same
-    mailbox (`email_skeleton`)."""
-    mine = email_skeleton(user.email or "")
-    if not mine:
+    """Whether one of `user_ids` looks like another account of the person behind `user`, by the
+    signals fair play uses: the same mailbox (`email_skeleton`), or a lopsided pair (many games
+    together, nearly all won by one: `ratings.selectors.lopsided_partners`)."""
+    ids = list(user_ids)
+    if not ids:
         return False
-    emails = (
-        User.objects.filter(pk__in=list(user_ids)).exclude(email="").values_list("email", flat=True)
-    )
-    return any(email_skeleton(e) == mine for e in emails)
+    mine = email_skeleton(user.email or "")
+    if mine:
+        emails = User.objects.filter(pk__in=ids).exclude(email="").values_list("email", flat=True)
+        if any(email_skeleton(e) == mine for e in emails):
+            return True
+    return bool(lopsided_partners(user_id=user.pk, among=ids))
 
 
 def get_event(event_id: Any) -> Event | None:

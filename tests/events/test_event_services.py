@@ -180,6 +180,25 @@ def test_a_second_account_of_the_same_person_cannot_enter(alice):
         services.entry_register(event_id=event.pk, user=second)
 
 
+def test_a_farmed_second_account_cannot_enter_beside_its_farmer(alice, carol):
+    """Fair play's other signal: a lopsided pair (five games together, all won by one)."""
+    farmer = factories.user("farmer", email="farmer@example.com")
+    farmed = factories.user("farmed", email="other@example.net")
+    for day in range(4):
+        factories.finished_game([(farmer, 60, 1), (farmed, 5, 2)], days_ago=day)
+    event = services.event_create(organiser=alice, settings_=settings_for())
+    services.entry_register(event_id=event.pk, user=farmer)
+    # Four games are not yet a signal; a regular they met as often is never one.
+    services.entry_register(event_id=event.pk, user=farmed)
+    services.entry_withdraw(event_id=event.pk, user=farmed)
+    factories.finished_game([(farmer, 60, 1), (farmed, 5, 2)], days_ago=5)
+    with pytest.raises(NotEligible):
+        services.entry_register(event_id=event.pk, user=farmed)
+    for day in range(5):
+        factories.finished_game([(farmer, 60, 1 + day % 2), (carol, 50, 2 - day % 2)])
+    services.entry_register(event_id=event.pk, user=carol)
+
+
 def test_withdrawing_before_and_after_the_start(alice):
     entrants = players(4)
     event = services.event_create(organiser=alice, settings_=settings_for())
