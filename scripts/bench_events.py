@@ -68,6 +68,38 @@ def bench_env(database_url: str) -> dict[str, str]:
     )
 
 
+PARTS = ("registering", "moves", "choosing", "sweeps", "seating")
+"""Where the wall clock goes, each part's own time (a part inside another, such as seating the
+next round when a move ends the last game of one, counted in its own part only): the entries
+(`entry_register`), the persons' moves (`move_submit`, with what it runs on commit: the
+computer's moves for the seats it took over, the notices), the computer's choices of those
+moves, the minute's sweeps (with their tasks: the timeouts' moves), and starting the event and
+moving its rounds on (`event_start`, `event_advance`, with their notices)."""
+
+
+class Parts:
+    """Each part's own time (less the parts timed inside it), and the longest seating."""
+
+    def __init__(self) -> None:
+        self.seconds: Counter = Counter()
+        self.longest_seating = 0.0
+        self._inside: list[float] = []  # per part being timed: the time of the parts within
+
+    @contextmanager
+    def timing(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        self._inside.append(0.0)
+        try:
+            yield
+        finally:
+            took = time.perf_counter() - started
+            self.seconds[name] += took - self._inside.pop()
+            if self._inside:
+                self._inside[-1] += took
+            if name == "seating":
+                self.longest_seating = max(self.longest_seating, took)
+
+
 @dataclass
 class Played:
     """One event's run: what it took and what came of it."""
@@ -76,11 +108,10 @@ class Played:
     fmt: str
     players: int
     wall_seconds: float = 0.0
-    move_seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's: what a busy machine does not inflate
+    parts: Parts = field(default_factory=Parts)
     person_moves: int = 0
-    sweep_seconds: float = 0.0
     sweeps: int = 0
-    seat_seconds: list[float] = field(default_factory=list)
     clock_days: float = 0.0
     games: int = 0
     unfinished: int = 0
@@ -125,10 +156,12 @@ class Player:
                 continue
             if seat.user_id in absent:
                 return False
-            move = computer_choice(game, seat, state, self.level)
-            started = time.perf_counter()
-            services.move_submit(game_id=game.id, user=seat.user, move=move, expected_ply=game.ply)
-            self.run.move_seconds += time.perf_counter() - started
+            with self.run.parts.timing("choosing"):
+                move = computer_choice(game, seat, state, self.level)
+            with self.run.parts.timing("moves"):
+                services.move_submit(
+                    game_id=game.id, user=seat.user, move=move, expected_ply=game.ply
+                )
             self.run.person_moves += 1
 
     def round(self, game_ids: list[Any], absent: set[int], clock: Any) -> None:
@@ -151,9 +184,8 @@ class Player:
         """The minute's sweep, as `manage.py sweep` runs it: every app's `sweep()`."""
         from django.apps import apps
 
-        started = time.perf_counter()
-        done = {c.label: c.sweep() for c in apps.get_app_configs() if hasattr(c, "sweep")}
-        self.run.sweep_seconds += time.perf_counter() - started
+        with self.run.parts.timing("sweeps"):
+            done = {c.label: c.sweep() for c in apps.get_app_configs() if hasattr(c, "sweep")}
         self.run.sweeps += 1
         return done
 
@@ -165,11 +197,8 @@ def timed_seating(run: Played) -> Iterator[None]:
 
     def timed(service: Any) -> Any:
         def wrapper(**kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
+            with run.parts.timing("seating"):
                 return service(**kwargs)
-            finally:
-                run.seat_seconds.append(time.perf_counter() - started)
 
         return wrapper
 
@@ -216,7 +245,7 @@ def play_event(
     player = Player(run, args.level)
     with time_machine.travel(timezone.now(), tick=True) as clock, timed_seating(run):
         clock_start = timezone.now()
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         event = services.event_create(
             organiser=organiser,
             settings_=services.EventSettings(
@@ -229,7 +258,8 @@ def play_event(
             ),
         )
         for user in entrants:
-            services.entry_register(event_id=event.pk, user=user)
+            with run.parts.timing("registering"):
+                services.entry_register(event_id=event.pk, user=user)
         event.refresh_from_db()
         while event.status == Event.Status.RUNNING:
             number = event.current_round
@@ -254,6 +284,7 @@ def play_event(
             if event.current_round == number and event.status == Event.Status.RUNNING:
                 raise SystemExit(f"{name}: round {number} is over but was not moved on")
         run.wall_seconds = time.perf_counter() - started
+        run.cpu_seconds = time.process_time() - started_cpu
         run.clock_days = (timezone.now() - clock_start) / timedelta(days=1)
     run.status = event.status
     run.rounds = event.current_round
@@ -354,21 +385,37 @@ def report(args: argparse.Namespace, runs: list[Played]) -> bool:
     )
     width = max(len(run.name) for run in runs)
     table_header(
-        f"{'event':<{width}} {'wall s':>7} {'games':>5} {'rounds':>6} {'person':>7} {'server':>6}"
-        f" {'computer':>8} {'sweeps':>6} {'days':>5} {'ms/move':>7} {'s/round on':>10}"
+        f"{'event':<{width}} {'games':>5} {'rounds':>6} {'person':>7} {'server':>6}"
+        f" {'computer':>8} {'sweeps':>6} {'days':>5}"
     )
     for run in runs:
-        seat = max(run.seat_seconds, default=0.0)
         say(
-            f"{run.name:<{width}} {run.wall_seconds:>7.1f} {run.games:>5} {run.rounds:>6}"
-            f" {run.moves['person']:>7,} {run.moves['server']:>6} {run.moves['computer']:>8,}"
-            f" {run.sweeps:>6} {run.clock_days:>5.1f}"
-            f" {1000 * run.move_seconds / max(run.person_moves, 1):>7.1f} {seat:>10.2f}"
+            f"{run.name:<{width}} {run.games:>5} {run.rounds:>6} {run.moves['person']:>7,}"
+            f" {run.moves['server']:>6} {run.moves['computer']:>8,} {run.sweeps:>6}"
+            f" {run.clock_days:>5.1f}"
         )
     say(
-        "\n(person: moves through move_submit; server: moves at timeouts; computer: the seats"
-        " it took over\nafter three timeouts; s/round on: the slowest start or move to the next"
-        " round)\n"
+        "\n(moves by who made them: person, through move_submit; server, at a timeout; computer,"
+        " for a seat\nit took over after three timeouts. days: how far the clock moved)\n"
+    )
+    table_header(
+        f"{'event':<{width}} {'wall s':>7} {'cpu s':>6} "
+        + " ".join(f"{name + ' s':>{max(len(name) + 2, 7)}}" for name in PARTS)
+        + f" {'other s':>7} {'ms/move':>7} {'longest seating s':>17}"
+    )
+    for run in runs:
+        parts = run.parts.seconds
+        other = run.wall_seconds - sum(parts.values())
+        say(
+            f"{run.name:<{width}} {run.wall_seconds:>7.1f} {run.cpu_seconds:>6.1f} "
+            + " ".join(f"{parts[name]:>{max(len(name) + 2, 7)}.1f}" for name in PARTS)
+            + f" {other:>7.1f} {1000 * parts['moves'] / max(run.person_moves, 1):>7.1f}"
+            f" {run.parts.longest_seating:>17.2f}"
+        )
+    say(
+        "\n(cpu: this process's, not PostgreSQL's. Each part's own time: moves, move_submit with"
+        " what runs on\ncommit; choosing, the computer's choices; seating, starting the event and"
+        " moving its rounds on,\nwith their notices; other: reading the games)\n"
     )
     ok = True
     for run in runs:
