@@ -150,7 +150,7 @@ def test_a_swiss_of_eight_played_through_timeouts_and_a_lost_task(alice, clock):
       P1>P5, P2>P3, P6>P7, and P4>P8 by P8's three timeouts.
 
     Points: P1 3; P2 P5 P6 2; P3 P4 P7 1; P8 0.
-    Opponents' points (the first tie-break), the opponents' points summed:
+    Opponents' points, the first tie-break (the points of each opponent met, summed):
       P1 = P2 2 + P3 1 + P5 2 = 5        P5 = P6 2 + P7 1 + P1 3 = 6
       P2 = P1 3 + P4 1 + P3 1 = 5        P6 = P5 2 + P8 0 + P7 1 = 3
       P3 = P4 1 + P1 3 + P2 2 = 6        P7 = P8 0 + P5 2 + P6 2 = 4
@@ -160,7 +160,7 @@ def test_a_swiss_of_eight_played_through_timeouts_and_a_lost_task(alice, clock):
     p = entrants(8)
     event = full_event(alice, p, format="swiss", table_size=2, rounds=3)
     rounds = [
-        # (table, loser): who resigns at each table of the round.
+        # Each table of the round, and which of its players resigns.
         {("P1", "P2"): "P2", ("P3", "P4"): "P4", ("P5", "P6"): "P6", ("P7", "P8"): "P8"},
         {("P1", "P3"): "P3", ("P5", "P7"): "P7", ("P2", "P4"): "P4", ("P6", "P8"): "P8"},
         {("P1", "P5"): "P5", ("P2", "P3"): "P3", ("P6", "P7"): "P7"},
