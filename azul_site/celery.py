@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery, signals
 
@@ -19,6 +20,19 @@ app.autodiscover_tasks()
 signals.before_task_publish.connect(log_context.task_headers_add_request_id)
 signals.task_prerun.connect(log_context.task_request_id_restore)
 signals.task_postrun.connect(log_context.task_request_id_forget)
+
+
+@signals.celeryd_init.connect
+def _worker_broker_timeout(conf: Any = None, **_: object) -> None:
+    """A worker's connections to the broker wait `WORKER_BROKER_TIMEOUT` (settings/tasks.py
+    says why), where a request's give up after `BROKER_TIMEOUT`."""
+    from django.conf import settings
+
+    if conf is None:
+        return
+    options = dict(conf.broker_transport_options or {})
+    options["socket_timeout"] = settings.WORKER_BROKER_TIMEOUT
+    conf.broker_transport_options = options
 
 
 @signals.celeryd_init.connect

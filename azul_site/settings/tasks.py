@@ -37,6 +37,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 0,
 }
 CELERY_TASK_PUBLISH_RETRY = False
+# A worker waits longer on the broker than a request does (azul_site/celery.py sets it as the
+# worker starts): kombu's Redis transport leaves a task whose acknowledgement timed out counted
+# against the worker's prefetch for good, so with BROKER_TIMEOUT a Redis that stalls for a few
+# seconds (a fork for a snapshot, a paused host: the soak's "redis hung") could leave a worker
+# alive that never takes another task. Seconds; longer than any stall the broker should have.
+WORKER_BROKER_TIMEOUT = env.float("WORKER_BROKER_TIMEOUT", default=30.0)
 # Queues by kind of work, each served by a worker of its own in production (docker-compose.yml,
 # `make worker-moves`, `worker-slow`, `worker-mail`, `worker-sweeps`, `worker-analysis`), so that
 # emails and the minute's sweeps never wait behind computer moves, nor a live game's computer

@@ -118,3 +118,22 @@ def test_the_computers_move_then_one_your_turn_email_with_working_links(
     assert response.status_code == 200
     alice.profile.refresh_from_db()
     assert alice.profile.email_your_turn == Delivery.NEVER
+
+
+def test_the_worker_waits_longer_on_the_broker_than_a_request(shared_stack, send_tasks_to):
+    """A worker whose acknowledgement timed out would keep the task counted against its
+    prefetch for good (kombu's Redis transport): so a worker's broker calls wait
+    WORKER_BROKER_TIMEOUT, not the request's short BROKER_TIMEOUT (azul_site/celery.py)."""
+    from django.conf import settings
+
+    from azul_site.celery import app
+
+    send_tasks_to(shared_stack.redis.url)
+    replies = app.control.inspect(timeout=10).conf() or {}
+    assert replies, "the worker did not answer"
+    (conf,) = replies.values()
+    options = conf["broker_transport_options"]
+    assert options["socket_timeout"] == settings.WORKER_BROKER_TIMEOUT > settings.BROKER_TIMEOUT
+    # The rest of the request's options stand (a refused connection is not retried).
+    assert options["max_retries"] == 0
+    assert app.conf.broker_transport_options["socket_timeout"] == settings.BROKER_TIMEOUT
