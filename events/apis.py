@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from accounts.http import AuthenticatedRequest
 from accounts.names import player_name
 from core.api.parsers import LimitedJSONParser
-from core.api.responses import PageNumbers, page_parameters, validated_input
+from core.api.responses import ErrorSerializer, PageNumbers, page_parameters, validated_input
 from events import selectors, services
 from events.errors import EventNotFound
 from events.models import Entry, Event, EventTable
@@ -44,13 +44,18 @@ from events.throttles import (
 PAGE_SIZE = 20
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(EventErrorSerializer, description=description)
+def _error(description: str, serializer: type = ErrorSerializer) -> OpenApiResponse:
+    """A refusal's response in the schema: the site's error body (`Error`), which every 401,
+    403 and 429 shares; an invalid setting's 400 adds its `field` (`EventErrorSerializer`)."""
+    return OpenApiResponse(serializer, description=description)
 
 
 NOT_FOUND = {404: _error("no such event (an id that is not a number included)")}
 BAD_INPUT = {
-    400: _error("malformed JSON, a wrong type or size, or an event's setting that cannot be")
+    400: _error(
+        "malformed JSON, a wrong type or size, or an event's setting that cannot be",
+        EventErrorSerializer,
+    )
 }
 # A string in the path, so that an id that is not a number is the API's JSON 404.
 EVENT_ID = OpenApiParameter(
