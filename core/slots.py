@@ -143,3 +143,30 @@ def additions_merged(additions: list[dict[str, Any]], about: dict[str, Any]) -> 
 # Each receiver is called with the record's object and returns the keys to add ({} for none).
 game_export_additions: Slot[dict[str, Any], dict[str, Any]] = Slot(additions_merged)
 """A game's export (`games.record.export`): `game`."""
+
+
+# Entries in a player's calendar feed.
+
+
+@dataclass(frozen=True)
+class CalendarEntry:
+    """One event of a player's calendar feed besides their games' turns: `key` makes its UID
+    (stable while it is the same event), it ends at `at`, and `stamp` is its last change."""
+
+    key: str
+    at: Any  # an aware datetime
+    summary: str
+    description: str
+    url: str
+    stamp: Any  # an aware datetime
+
+
+def entries_joined(parts: list[list[CalendarEntry]], about: dict[str, Any]) -> list[CalendarEntry]:
+    """Every receiver's entries, in order."""
+    return [entry for part in parts for entry in part]
+
+
+# Each receiver is called with `user_id` (the feed's player, their language and time zone active)
+# and returns a list of entries ([] for none).
+calendar_feed_entries: Slot[list[CalendarEntry], list[CalendarEntry]] = Slot(entries_joined)
+"""A player's calendar feed (`games.web.calendar`): `user_id`."""

@@ -19,6 +19,7 @@ class EventsConfig(AppConfig):
         # Which event a game is, on its page; a player's events, on theirs (`core.slots`).
         slots.game_page_panels.connect(panels.game_page_panel)
         slots.player_page_panels.connect(panels.player_page_panel)
+        slots.calendar_feed_entries.connect(panels.calendar_feed_entries)
 
     def sweep(self) -> Any:
         """This app's periodic work, for `manage.py sweep` (Celery beat runs

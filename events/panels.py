@@ -1,16 +1,19 @@
 """The events' panels on other apps' pages (`core.slots`, connected in `EventsConfig.ready`): on
 a game's page, which event, round and table the game is; on a player's page, the events they
-entered."""
+entered; in a player's calendar feed, when the events they entered start."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.outages.cache import cached
-from core.slots import Panel
+from core.slots import CalendarEntry, Panel
 from events import selectors
 from events.models import Event
 
@@ -74,3 +77,23 @@ def player_page_panel(request: HttpRequest, *, player: User, **page: Any) -> Pan
     # A league's divisions are events: a player in one has a league history to link to.
     leagues = any(entry.event.season_id is not None for entry in entries)
     return Panel("events/_player_panel.html", {"rows": rows, "player": player, "leagues": leagues})
+
+
+def calendar_feed_entries(*, user_id: Any, **about: Any) -> list[CalendarEntry]:
+    """A player's calendar feed: the start of each event they entered that has a start date and
+    has not started (`core.slots.calendar_feed_entries`); its UID changes with the date."""
+    entries = []
+    for event in selectors.events_starting_for(user_id):
+        assert event.starts_at is not None  # the selector's filter
+        url = settings.SITE_URL + reverse("events:detail", args=[event.pk])
+        entries.append(
+            CalendarEntry(
+                key=f"event-{event.pk}-{int(event.starts_at.timestamp())}",
+                at=event.starts_at,
+                summary=_("%(event)s starts") % {"event": event.name},
+                description=_("The event you entered starts: %(url)s") % {"url": url},
+                url=url,
+                stamp=event.created_at,
+            )
+        )
+    return entries

@@ -175,6 +175,16 @@ def player_events(user: User) -> QuerySet[Entry]:
     )
 
 
+def events_starting_for(user_id: Any) -> QuerySet[Event]:
+    """The events `user_id` entered that have a start date and have not started (1 query)."""
+    return Event.objects.filter(
+        status=Event.Status.REGISTRATION,
+        starts_at__isnull=False,
+        entries__user_id=user_id,
+        entries__withdrawn_at__isnull=True,
+    ).order_by("starts_at", "pk")
+
+
 def events_due_to_start(now: Any) -> QuerySet[Event]:
     """Events open for registration whose start date passed."""
     return Event.objects.filter(status=Event.Status.REGISTRATION, starts_at__lte=now)

@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from icalendar import Alarm, Calendar, Event, vDuration
 
+from core.slots import CalendarEntry
 from games.models import Game
 from games.presenters.names import seat_names
 from games.presenters.times import deadline_text
@@ -51,9 +52,12 @@ def _opponents(game: Game, user_id: Any) -> str:
     return ", ".join(name for position, name in sorted(names.items()) if position not in mine)
 
 
-def calendar_feed_ics(*, user_id: Any, games: Iterable[Game]) -> bytes:
+def calendar_feed_ics(
+    *, user_id: Any, games: Iterable[Game], entries: Iterable[CalendarEntry] = ()
+) -> bytes:
     """The feed of `games` (`selectors.calendar.calendar_games`) for the player `user_id`, in the
-    active language and time zone (for the deadline's words in each description)."""
+    active language and time zone (for the deadline's words in each description), and the
+    `entries` other apps add (`core.slots.calendar_feed_entries`: an event's start)."""
     host = urlsplit(settings.SITE_URL).hostname or "localhost"
     calendar = Calendar()
     calendar.add("prodid", f"-//{settings.SITE_NAME}//Calendar feed//EN")
@@ -96,5 +100,17 @@ def calendar_feed_ics(*, user_id: Any, games: Iterable[Game]) -> bytes:
         alarm.add("description", summary)
         alarm.add("trigger", -ALARM_BEFORE, parameters={"RELATED": "END"})
         event.add_component(alarm)
+        calendar.add_component(event)
+    for entry in entries:
+        event = Event()
+        event.add("uid", f"azul-{entry.key}@{host}")
+        event.add("dtstamp", entry.stamp)
+        event.add("last-modified", entry.stamp)
+        event.add("dtstart", entry.at - EVENT_LENGTH)
+        event.add("dtend", entry.at)
+        event.add("summary", entry.summary)
+        event.add("description", entry.description)
+        event.add("url", entry.url)
+        event.add("transp", "TRANSPARENT")
         calendar.add_component(event)
     return calendar.to_ical()

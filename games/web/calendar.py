@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.http import AuthenticatedHttpRequest
+from core import slots
 from core.pages.form_answers import answer
 from core.pages.holes import CSRF_HOLE
 from core.slots import Panel
@@ -114,7 +115,11 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     if language not in dict(settings.LANGUAGES):
         language = settings.LANGUAGE_CODE
     with translation.override(language), user_zone_activated(feed.user):
-        body = calendar_feed_ics(user_id=feed.user_id, games=calendar_games(user_id=feed.user_id))
+        body = calendar_feed_ics(
+            user_id=feed.user_id,
+            games=calendar_games(user_id=feed.user_id),
+            entries=slots.calendar_feed_entries.collect(user_id=feed.user_id),
+        )
     etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
     if _etag_matches(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponse(status=304)

@@ -497,3 +497,51 @@ def test_the_event_page_in_korean(client, alice):
     assert "스위스" in rules and "Points and tie-breaks" not in rules
     listing = client.get(reverse("events:list"), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "<h1>대회</h1>" in listing and "when full" not in listing
+
+
+def test_the_calendar_feed_has_the_start_of_each_event_entered(alice, bob, carol):
+    from datetime import timedelta
+
+    from django.test import Client
+    from django.urls import reverse
+    from django.utils import timezone
+    from icalendar import Calendar
+
+    from events import services
+    from games.services.players import calendar_feed_renew
+
+    starts = (timezone.now() + timedelta(days=3)).replace(microsecond=0)
+    entered = services.event_create(
+        organiser=alice,
+        settings_=services.EventSettings(
+            name="Spring Swiss",
+            format="swiss",
+            table_size=2,
+            max_entrants=8,
+            rounds=3,
+            starts_at=starts,
+        ),
+    )
+    services.event_create(
+        organiser=alice,
+        settings_=services.EventSettings(
+            name="Other Swiss",
+            format="swiss",
+            table_size=2,
+            max_entrants=8,
+            rounds=3,
+            starts_at=starts,
+        ),
+    )
+    services.entry_register(event_id=entered.pk, user=bob)
+    token = calendar_feed_renew(user=bob).token
+    feed = Client().get(reverse("games:calendar_feed", args=[token]))
+    assert feed.status_code == 200
+    (event,) = Calendar.from_ical(feed.content).walk("VEVENT")
+    assert "Spring Swiss" in str(event["summary"])
+    assert event.decoded("dtend") == starts
+    assert str(event["url"]).endswith(f"/events/{entered.pk}/")
+    # Withdrawn, it is gone from the feed.
+    services.entry_withdraw(event_id=entered.pk, user=bob)
+    feed = Client().get(reverse("games:calendar_feed", args=[token]))
+    assert Calendar.from_ical(feed.content).walk("VEVENT") == []
