@@ -142,7 +142,7 @@ class FormatIsAFilter(DefaultContentNegotiation):
 
 
 class EventListApi(EventThrottledMessages, ReadOrSignedIn):
-    event_throttles = (EventCreateThrottle,)
+    player_throttles = (EventCreateThrottle,)
     content_negotiation_class = FormatIsAFilter
 
     @extend_schema(
@@ -350,7 +350,7 @@ class EventActionApi(EventThrottledMessages, APIView):
 
 
 class EventRegisterApi(EventActionApi):
-    event_throttles = (EventEntryThrottle,)
+    player_throttles = (EventEntryThrottle,)
 
     @extend_schema(
         operation_id="event_register",
@@ -378,7 +378,7 @@ class EventRegisterApi(EventActionApi):
 
 
 class EventWithdrawApi(EventActionApi):
-    event_throttles = (EventEntryThrottle,)
+    player_throttles = (EventEntryThrottle,)
 
     @extend_schema(
         operation_id="event_withdraw",
@@ -401,7 +401,7 @@ class EventWithdrawApi(EventActionApi):
 
 
 class EventCancelApi(EventActionApi):
-    event_throttles = (EventOrganiseThrottle,)
+    player_throttles = (EventOrganiseThrottle,)
 
     @extend_schema(
         operation_id="event_cancel",
@@ -422,7 +422,7 @@ class EventCancelApi(EventActionApi):
 
 
 class EventRemoveApi(EventActionApi):
-    event_throttles = (EventOrganiseThrottle,)
+    player_throttles = (EventOrganiseThrottle,)
 
     @extend_schema(
         operation_id="event_remove",

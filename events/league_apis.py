@@ -185,7 +185,7 @@ class LeagueDetailApi(APIView):
 class LeagueActionApi(EventThrottledMessages, APIView):
     permission_classes = [permissions.IsAuthenticated]
     parser_classes = [LimitedJSONParser]
-    event_throttles = (EventEntryThrottle,)
+    player_throttles = (EventEntryThrottle,)
 
 
 class LeagueJoinApi(LeagueActionApi):

@@ -1,86 +1,48 @@
-"""How often one player may create, join and rematch games and invite to a seat: one count per
-player and kind, in the cache, shared by the API (DRF throttle classes on its views) and the HTML
-forms (`check`), so the forms are no way around the API's limits. The rates are DRF's
-`DEFAULT_THROTTLE_RATES` (`game_create`, `game_join`, `game_rematch`, `game_invite`;
-azul_site/settings/api.py). With Redis away a throttle cannot count and lets the request through;
-the caps on what a player has at once (`services.setup`) hold regardless, in the database."""
+"""How often one player may create, join and rematch games, invite to a seat and save notes
+(`core.api.throttles`: one count per player and kind, shared by the API and the forms; the rates
+`game_create`, `game_join`, `game_rematch`, `game_invite`, `game_notes` in
+azul_site/settings/api.py), and the replay's points (per player or address). The caps on what a
+player has at once (`services.setup`) hold regardless, in the database."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from django.utils.translation import gettext as _
-from rest_framework.exceptions import Throttled
-from rest_framework.request import Request
+from django.utils.translation import gettext_lazy
 from rest_framework.throttling import SimpleRateThrottle
 
+from core.api import throttles as throttling
 from games.errors import GameError
 
 
-class TooManyRequests(GameError):
-    """A player did something too often; `wait` is the seconds until they may again."""
-
-    status_code = 429
-    code = "throttled"
-
-    def __init__(self, message: str, wait: float) -> None:
-        self.wait = wait
-        super().__init__(message)
-
-    @property
-    def extra(self) -> dict[str, Any]:
-        return {"retry_after": math.ceil(self.wait)}
+class TooManyRequests(throttling.TooManyRequests, GameError):
+    """A player did something to games too often; `wait` is the seconds until they may again."""
 
 
-def _message(scope: str, wait: float) -> str:
-    minutes = max(1, math.ceil(wait / 60))
-    what = {
-        "game_create": _("You have created as many games as you may for now"),
-        "game_join": _("You have joined as many games as you may for now"),
-        "game_rematch": _("You have asked for as many rematches as you may for now"),
-        "game_invite": _("You have invited as many players to seats as you may for now"),
-        "game_notes": _("You have saved your notes as often as you may for now"),
-    }[scope]
-    return _("%(what)s: try again in %(minutes)s minutes.") % {"what": what, "minutes": minutes}
-
-
-class GameThrottle(SimpleRateThrottle):
+class GameThrottle(throttling.PlayerThrottle):
     """One count per player and `scope`, for POSTs only (a view's GET is not a creation)."""
-
-    scope = ""
-
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        user = request.user
-        if not (user and user.is_authenticated):
-            return None  # the API answers 401 anyway, and the forms need signing in
-        return self.cache_format % {"scope": self.scope, "ident": user.pk}
-
-    def allow_request(self, request: Any, view: Any) -> bool:
-        if request.method != "POST":
-            return True
-        return super().allow_request(request, view)
-
-    def message(self) -> str:
-        return _message(self.scope, self.wait() or 0)
 
 
 class GameCreateThrottle(GameThrottle):
     scope = "game_create"
+    what = gettext_lazy("You have created as many games as you may for now")
 
 
 class GameJoinThrottle(GameThrottle):
     scope = "game_join"
+    what = gettext_lazy("You have joined as many games as you may for now")
 
 
 class GameRematchThrottle(GameThrottle):
     scope = "game_rematch"
+    what = gettext_lazy("You have asked for as many rematches as you may for now")
 
 
 class GameInviteThrottle(GameThrottle):
     """Inviting someone to a seat of a game waiting for players (`services.seat_invite`)."""
 
     scope = "game_invite"
+    what = gettext_lazy("You have invited as many players to seats as you may for now")
 
 
 class GameNotesThrottle(GameThrottle):
@@ -88,11 +50,8 @@ class GameNotesThrottle(GameThrottle):
     POST from the board page's form."""
 
     scope = "game_notes"
-
-    def allow_request(self, request: Any, view: Any) -> bool:
-        if request.method not in ("POST", "PUT"):
-            return True
-        return SimpleRateThrottle.allow_request(self, request, view)
+    what = gettext_lazy("You have saved your notes as often as you may for now")
+    methods = ("POST", "PUT")
 
 
 class ReplayPointsThrottle(SimpleRateThrottle):
@@ -120,27 +79,10 @@ def replay_points_refused(request: Any) -> float | None:
 def check(request: Any, throttle: type[GameThrottle]) -> None:
     """For an HTML form: count the signed-in user's POST against `throttle`, or raise
     TooManyRequests (which the form shows as it shows any refusal)."""
-    checker = throttle()
-    if not checker.allow_request(request, None):
-        raise TooManyRequests(checker.message(), checker.wait() or 0)
+    throttling.check(request, throttle, TooManyRequests)
 
 
-class ThrottledMessages:
-    """For an API view: the site's throttles and the view's `game_throttles` (counted for POSTs);
-    a game throttle's refusal says which limit, with `Retry-After`."""
-
-    game_throttles: tuple[type[GameThrottle], ...] = ()
-
-    def get_throttles(self) -> list[Any]:
-        return [*super().get_throttles(), *(t() for t in self.game_throttles)]  # type: ignore[misc]
-
-    def check_throttles(self, request: Request) -> None:
-        for throttle in self.get_throttles():  # type: ignore[attr-defined]
-            if not throttle.allow_request(request, self):
-                wait = throttle.wait()
-                if isinstance(throttle, GameThrottle):
-                    raise Throttled(wait, detail=throttle.message())
-                self.throttled(request, wait)  # type: ignore[attr-defined]
+ThrottledMessages = throttling.ThrottledMessages
 
 
 __all__ = [

@@ -45,7 +45,7 @@ class GameResignApi(GameApiBase):
 
 
 class GameRematchApi(ThrottledMessages, GameApiBase):
-    game_throttles = (GameRematchThrottle,)
+    player_throttles = (GameRematchThrottle,)
 
     @extend_schema(
         summary="Ask for a rematch",

@@ -92,7 +92,7 @@ class HistoryOrSignedInSchema(ApiSchema):
 class GameListApi(ThrottledMessages, GameApiBase):
     permission_classes = [HistoryOrSignedIn]
     schema = HistoryOrSignedInSchema()
-    game_throttles = (GameCreateThrottle,)
+    player_throttles = (GameCreateThrottle,)
 
     @extend_schema(
         summary="My games, or the history of finished games",

@@ -49,7 +49,7 @@ def _note_view(note: GameNote | None) -> dict[str, object]:
 
 
 class GameNotesApi(ThrottledMessages, GameApiBase):
-    game_throttles = (GameNotesThrottle,)
+    player_throttles = (GameNotesThrottle,)
 
     @extend_schema(
         summary="Your private notes on a game",

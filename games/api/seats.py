@@ -34,7 +34,7 @@ from games.throttles import GameInviteThrottle, GameJoinThrottle, ThrottledMessa
 
 
 class GameJoinApi(ThrottledMessages, GameApiBase):
-    game_throttles = (GameJoinThrottle,)
+    player_throttles = (GameJoinThrottle,)
 
     @extend_schema(
         summary="Take an open seat",
@@ -214,7 +214,7 @@ SEAT_RESPONSES = {
 
 
 class GameSeatInviteApi(ThrottledMessages, GameApiBase):
-    game_throttles = (GameInviteThrottle,)
+    player_throttles = (GameInviteThrottle,)
 
     @extend_schema(
         summary="Invite someone to a seat (creator only)",
