@@ -23,52 +23,14 @@ from events.errors import (
 from events.models import Entry, Event, EventTable
 from games.models import Game
 from tests.support import factories
-from tests.support.play import play_to_end
+from tests.support.events import event_settings, new_players, play_round, started_event
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
 
-def settings_for(**changes):
-    values = {
-        "name": "Winter Swiss",
-        "format": "swiss",
-        "table_size": 2,
-        "max_entrants": 4,
-        "rounds": 2,
-    }
-    values.update(changes)
-    return services.EventSettings(**values)
-
-
-def players(count: int, prefix: str = "p"):
-    return [factories.user(f"{prefix}{n}") for n in range(count)]
-
-
-def full_event(organiser, entrants, **changes):
-    """An event with no start date, entered by `entrants` until full: it starts by the task
-    its last entry sends on commit."""
-    event = services.event_create(
-        organiser=organiser, settings_=settings_for(max_entrants=len(entrants), **changes)
-    )
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        for user in entrants:
-            services.entry_register(event_id=event.pk, user=user)
-    event.refresh_from_db()
-    return event
-
-
-def play_round(event: Event) -> Event:
-    """The current round played to its end: its last game's end sends the event on."""
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        for table in EventTable.objects.filter(event=event, round=event.current_round):
-            play_to_end(table.game_id, seed=table.number)
-    event.refresh_from_db()
-    return event
-
-
 def test_a_swiss_of_two_rounds_is_played_to_its_standings(alice):
-    entrants = players(4)
-    event = full_event(alice, entrants)
+    entrants = new_players(4)
+    event = started_event(alice, entrants)
     assert event.status == Event.Status.RUNNING
     assert event.current_round == 1
     first = list(EventTable.objects.filter(event=event, round=1).select_related("game"))
@@ -93,8 +55,8 @@ def test_a_swiss_of_two_rounds_is_played_to_its_standings(alice):
 
 
 def test_a_round_robin_of_four_at_a_table_starts_every_table_at_once(alice):
-    entrants = players(5)
-    event = full_event(alice, entrants, format="round_robin", table_size=4, rounds=None)
+    entrants = new_players(5)
+    event = started_event(alice, entrants, format="round_robin", table_size=4, rounds=None)
     tables = list(EventTable.objects.filter(event=event))
     assert tables and all(t.round == 1 for t in tables)
     event = play_round(event)
@@ -104,8 +66,10 @@ def test_a_round_robin_of_four_at_a_table_starts_every_table_at_once(alice):
 
 
 def test_an_elimination_goes_on_to_its_final(alice):
-    entrants = players(6)
-    event = full_event(alice, entrants, format="elimination", table_size=3, advance=1, rounds=None)
+    entrants = new_players(6)
+    event = started_event(
+        alice, entrants, format="elimination", table_size=3, advance=1, rounds=None
+    )
     assert EventTable.objects.filter(event=event, round=1).count() == 2
     event = play_round(event)
     final = EventTable.objects.get(event=event, round=2)
@@ -128,14 +92,14 @@ def test_bad_settings_are_refused_and_nothing_written(alice):
         ({"days_per_move": 4}, "days_per_move"),
     ]:
         with pytest.raises(InvalidEvent) as caught:
-            services.event_create(organiser=alice, settings_=settings_for(**changes))
+            services.event_create(organiser=alice, settings_=event_settings(**changes))
         assert caught.value.field == field
     assert not Event.objects.exists()
 
 
 def test_registration_refusals(alice, bob, carol, dave):
     event = services.event_create(
-        organiser=alice, settings_=settings_for(max_entrants=2, rating_max=1400)
+        organiser=alice, settings_=event_settings(max_entrants=2, rating_max=1400)
     )
     services.entry_register(event_id=event.pk, user=bob)
     with pytest.raises(AlreadyEntered):
@@ -145,12 +109,12 @@ def test_registration_refusals(alice, bob, carol, dave):
     with pytest.raises(EventNotFound):
         services.entry_register(event_id="x", user=bob)
     private = services.event_create(
-        organiser=alice, settings_=settings_for(invitation_code="s3cret")
+        organiser=alice, settings_=event_settings(invitation_code="s3cret")
     )
     with pytest.raises(NotEligible):
         services.entry_register(event_id=private.pk, user=carol, code="guess")
     services.entry_register(event_id=private.pk, user=carol, code="s3cret")
-    strong = services.event_create(organiser=alice, settings_=settings_for(rating_min=2000))
+    strong = services.event_create(organiser=alice, settings_=event_settings(rating_min=2000))
     with pytest.raises(NotEligible):
         services.entry_register(event_id=strong.pk, user=dave)
     assert not Entry.objects.filter(event=strong).exists()
@@ -159,7 +123,7 @@ def test_registration_refusals(alice, bob, carol, dave):
 def test_a_full_event_and_a_started_one_refuse_entries(alice, bob, carol, dave):
     event = services.event_create(
         organiser=alice,
-        settings_=settings_for(max_entrants=2, starts_at=timezone.now() + timedelta(days=1)),
+        settings_=event_settings(max_entrants=2, starts_at=timezone.now() + timedelta(days=1)),
     )
     services.entry_register(event_id=event.pk, user=bob)
     services.entry_register(event_id=event.pk, user=carol)
@@ -174,7 +138,7 @@ def test_a_full_event_and_a_started_one_refuse_entries(alice, bob, carol, dave):
 def test_a_second_account_of_the_same_person_cannot_enter(alice):
     first = factories.user("mallory", email="mallory@example.com")
     second = factories.user("mallory2", email="Mallory+two@example.com")
-    event = services.event_create(organiser=alice, settings_=settings_for())
+    event = services.event_create(organiser=alice, settings_=event_settings())
     services.entry_register(event_id=event.pk, user=first)
     with pytest.raises(NotEligible):
         services.entry_register(event_id=event.pk, user=second)
@@ -186,7 +150,7 @@ def test_a_farmed_second_account_cannot_enter_beside_its_farmer(alice, carol):
     farmed = factories.user("farmed", email="other@example.net")
     for day in range(4):
         factories.finished_game([(farmer, 60, 1), (farmed, 5, 2)], days_ago=day)
-    event = services.event_create(organiser=alice, settings_=settings_for())
+    event = services.event_create(organiser=alice, settings_=event_settings())
     services.entry_register(event_id=event.pk, user=farmer)
     # Four games are not yet a signal; a regular they met as often is never one.
     services.entry_register(event_id=event.pk, user=farmed)
@@ -200,8 +164,8 @@ def test_a_farmed_second_account_cannot_enter_beside_its_farmer(alice, carol):
 
 
 def test_withdrawing_before_and_after_the_start(alice):
-    entrants = players(4)
-    event = services.event_create(organiser=alice, settings_=settings_for())
+    entrants = new_players(4)
+    event = services.event_create(organiser=alice, settings_=event_settings())
     services.entry_register(event_id=event.pk, user=entrants[0])
     services.entry_withdraw(event_id=event.pk, user=entrants[0])
     assert not Entry.objects.filter(event=event).exists()
@@ -221,7 +185,7 @@ def test_withdrawing_before_and_after_the_start(alice):
 
 
 def test_only_the_organiser_removes_and_cancels(alice, bob, carol):
-    event = services.event_create(organiser=alice, settings_=settings_for())
+    event = services.event_create(organiser=alice, settings_=event_settings())
     services.entry_register(event_id=event.pk, user=carol)
     with pytest.raises(NotOrganiser):
         services.entry_remove(event_id=event.pk, organiser=bob, username="carol")
@@ -238,15 +202,15 @@ def test_only_the_organiser_removes_and_cancels(alice, bob, carol):
 def test_an_organiser_has_limits(alice, settings):
     settings.EVENTS_MAX_OPEN = 2
     for _ in range(2):
-        services.event_create(organiser=alice, settings_=settings_for())
+        services.event_create(organiser=alice, settings_=event_settings())
     with pytest.raises(EventLimit):
-        services.event_create(organiser=alice, settings_=settings_for())
+        services.event_create(organiser=alice, settings_=event_settings())
     assert Event.objects.count() == 2
 
 
 def test_an_event_starting_with_too_few_is_called_off(alice, bob):
     event = services.event_create(
-        organiser=alice, settings_=settings_for(starts_at=timezone.now() + timedelta(hours=1))
+        organiser=alice, settings_=event_settings(starts_at=timezone.now() + timedelta(hours=1))
     )
     services.entry_register(event_id=event.pk, user=bob)
     Event.objects.filter(pk=event.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
@@ -259,8 +223,8 @@ def test_a_player_who_deletes_their_account_leaves_their_events(alice):
     from azul_site.account_deletion import account_delete
     from tests.support.factories import PASSWORD
 
-    entrants = players(4)
-    event = full_event(alice, entrants)
+    entrants = new_players(4)
+    event = started_event(alice, entrants)
     leaver = entrants[2]
     account_delete(user=leaver, password=PASSWORD)
     entry = Entry.objects.get(event=event, user=leaver)

@@ -9,7 +9,6 @@ from html import unescape
 from html.parser import HTMLParser
 
 import pytest
-from django.test import TestCase
 from django.urls import reverse
 from django.utils import timezone
 
@@ -17,8 +16,8 @@ from events import services
 from events.models import Entry, Event, EventTable
 from events.throttles import EventEntryThrottle, EventOrganiseThrottle
 from tests.support import factories
+from tests.support.events import make_event, new_players, play_round, started_event
 from tests.support.html import text as words
-from tests.support.play import play_to_end
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -74,36 +73,6 @@ def element(content, element_id: str) -> str | None:
 
 def hrefs(markup: str) -> list[str]:
     return [unescape(h) for h in re.findall(r'href="([^"]*)"', markup)]
-
-
-def make_event(organiser, **changes) -> Event:
-    values = {"name": "Winter Swiss", "format": "swiss", "table_size": 2, "max_entrants": 4}
-    values.update(changes)
-    if values["format"] == "swiss":
-        values.setdefault("rounds", 2)
-    return services.event_create(organiser=organiser, settings_=services.EventSettings(**values))
-
-
-def new_players(count: int, prefix: str):
-    return [factories.user(f"{prefix}{n}") for n in range(count)]
-
-
-def started_event(organiser, entrants, **changes) -> Event:
-    """An event with no start date, entered by `entrants` until full: it starts on commit."""
-    event = make_event(organiser, max_entrants=len(entrants), **changes)
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        for user in entrants:
-            services.entry_register(event_id=event.pk, user=user)
-    event.refresh_from_db()
-    return event
-
-
-def play_round(event: Event) -> Event:
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        for table in EventTable.objects.filter(event=event, round=event.current_round):
-            play_to_end(table.game_id, seed=table.number)
-    event.refresh_from_db()
-    return event
 
 
 def detail_url(event) -> str:
