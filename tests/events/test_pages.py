@@ -138,6 +138,8 @@ def test_the_list_is_paginated_and_offers_organising_to_the_signed_in(
 def test_the_nav_links_to_the_events(client):
     nav = element(client.get(reverse("home")).content, "nav-menu")
     assert reverse("events:list") in hrefs(nav)
+    # The leagues are a link away from the events.
+    assert reverse("leagues:list") in hrefs(client.get(reverse("events:list")).content.decode())
 
 
 # -- an event's page -------------------------------------------------------------------------
