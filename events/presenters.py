@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accounts.models import User
-from events import selectors
-from events.models import Bye, Event
+from events import formats, selectors
+from events.models import Bye, Entry, Event
 from games.models import Seat
 
 CROSSTABLE_MOST = 32
@@ -40,9 +40,15 @@ class RoundShown:
     byes: list[User] = field(default_factory=list)
 
 
-def rounds_shown(event: Event) -> list[RoundShown]:
+def rounds_shown(
+    event: Event, results: dict[Any, formats.TableResult] | None = None
+) -> list[RoundShown]:
     """The event's rounds, each with its tables (their players in the order they move, and how
-    each did once the game ended) and its byes: three queries."""
+    each did once the game ended: their score, and their place as the event counts it, a
+    timeout a loss: `selectors.results_by_game`, passed in by a page that read it already) and
+    its byes: three queries, five without `results`."""
+    if results is None:
+        results = selectors.results_by_game(event)
     tables = selectors.tables_of(event)
     seats: dict[Any, dict[Any, Seat]] = defaultdict(dict)
     for seat in Seat.objects.filter(game_id__in=[t.game_id for t in tables]).select_related(
@@ -63,7 +69,9 @@ def rounds_shown(event: Event) -> list[RoundShown]:
                     TableSeat(
                         user=by_user[u].user if u in by_user else None,
                         score=by_user[u].final_score if u in by_user and finished else None,
-                        place=by_user[u].place if u in by_user and finished else None,
+                        place=results[table.game_id].placing_of(u)
+                        if table.game_id in results
+                        else None,
                     )
                     for u in table.players
                 ],
@@ -83,12 +91,19 @@ class CrossRow:
     diagonal, the player against themself)."""
 
 
-def crosstable_shown(event: Event, lines: list[selectors.StandingsLine]) -> list[CrossRow] | None:
+def crosstable_shown(
+    event: Event,
+    lines: list[selectors.StandingsLine],
+    *,
+    entries: list[Entry] | None = None,
+    results: list[formats.TableResult] | None = None,
+) -> list[CrossRow] | None:
     """The crosstable as rows in the standings' order, with a column per entrant in the same
-    order; None when the event is too large for a grid (`CROSSTABLE_MOST`)."""
+    order; None when the event is too large for a grid (`CROSSTABLE_MOST`). `entries` and
+    `results` as for `selectors.crosstable_of`."""
     if len(lines) > CROSSTABLE_MOST:
         return None
-    cross = selectors.crosstable_of(event)
+    cross = selectors.crosstable_of(event, entries=entries, results=results)
     order = [line.user.pk for line in lines]
     rows = []
     for number, line in enumerate(lines, 1):

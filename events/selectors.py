@@ -144,21 +144,39 @@ class StandingsLine:
     withdrawn: bool
 
 
-def standings_of(event: Event) -> list[StandingsLine]:
-    """The event's standings (`events.formats.standings`), the withdrawn ones after the rest."""
-    entries = {e.user_id: e for e in entries_of(event)}
-    entrants = [formats.Entrant(id=u, rating=e.rating) for u, e in entries.items()]
+def standings_of(
+    event: Event,
+    *,
+    entries: list[Entry] | None = None,
+    results: list[formats.TableResult] | None = None,
+) -> list[StandingsLine]:
+    """The event's standings (`events.formats.standings`), the withdrawn ones after the rest.
+    A page that has read the event's `entries` and `results` already passes them."""
+    by_user = {e.user_id: e for e in (entries_of(event) if entries is None else entries)}
+    entrants = [formats.Entrant(id=u, rating=e.rating) for u, e in by_user.items()]
     byes = list(Bye.objects.filter(event=event).values_list("user_id", flat=True))
-    rows = formats.standings(entrants, table_results(event), byes=byes)
+    rows = formats.standings(
+        entrants, table_results(event) if results is None else results, byes=byes
+    )
     lines = [
-        StandingsLine(r, entries[r.entrant].user, not entries[r.entrant].is_active) for r in rows
+        StandingsLine(r, by_user[r.entrant].user, not by_user[r.entrant].is_active) for r in rows
     ]
     return sorted(lines, key=lambda line: line.withdrawn)
 
 
-def crosstable_of(event: Event) -> Crosstable:
-    entrants = [formats.Entrant(id=e.user_id, rating=e.rating) for e in entries_of(event)]
-    return formats.crosstable(entrants, table_results(event))
+def crosstable_of(
+    event: Event,
+    *,
+    entries: list[Entry] | None = None,
+    results: list[formats.TableResult] | None = None,
+) -> Crosstable:
+    """Who met whom, and each result (`events.formats.crosstable`); `entries` and `results` as
+    for `standings_of`."""
+    entrants = [
+        formats.Entrant(id=e.user_id, rating=e.rating)
+        for e in (entries_of(event) if entries is None else entries)
+    ]
+    return formats.crosstable(entrants, table_results(event) if results is None else results)
 
 
 def event_of_game(game_id: Any) -> EventTable | None:

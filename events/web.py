@@ -79,7 +79,14 @@ def _event_page(request: HttpRequest, event: Event, status: int = 200) -> HttpRe
     entries = selectors.entries_of(event)
     active = [e for e in entries if e.is_active]
     mine = next((e for e in entries if e.user_id == request.user.pk), None)
-    lines = selectors.standings_of(event) if event.status != Event.Status.REGISTRATION else []
+    # The finished tables' results, read once for the standings, the crosstable and the rounds.
+    by_game = selectors.results_by_game(event)
+    results = list(by_game.values())
+    lines = (
+        selectors.standings_of(event, entries=entries, results=results)
+        if event.status != Event.Status.REGISTRATION
+        else []
+    )
     is_open = event.status == Event.Status.REGISTRATION
     is_organiser = request.user.is_authenticated and event.organiser_id == request.user.pk
     context = {
@@ -95,9 +102,11 @@ def _event_page(request: HttpRequest, event: Event, status: int = 200) -> HttpRe
         "can_withdraw": mine is not None
         and mine.is_active
         and event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING),
-        "rounds": presenters.rounds_shown(event),
+        "rounds": presenters.rounds_shown(event, by_game),
         "standings": lines if presenters.has_results(lines) else [],
-        "crosstable": presenters.crosstable_shown(event, lines) if lines else None,
+        "crosstable": presenters.crosstable_shown(event, lines, entries=entries, results=results)
+        if lines
+        else None,
         "crosstable_most": presenters.CROSSTABLE_MOST,
         "sign_in_url": f"{resolve_url(settings.LOGIN_URL)}?"
         + urlencode({"next": reverse("events:detail", args=[event.pk])}),
