@@ -130,7 +130,11 @@ def test_every_worker_serves_its_next_request_after_a_failover(alice, static_roo
             statuses = requests_until(url + page, backends=2, since=failed_over_at)
             statuses += [fetch(url + "/api/leaderboard/")[0] for _ in range(4)]
             assert set(statuses) == {200}, log.read_text()
-    assert "Traceback" not in log.read_text()
+        # Read while the site still serves: how gunicorn's workers exit when it is stopped
+        # (a sync worker can print a TypeError from its select as the master shuts down) is
+        # not the failover's concern.
+        served = log.read_text()
+    assert "Traceback" not in served
 
 
 @pytest.mark.django_db(transaction=True)
