@@ -2,7 +2,8 @@
 and restarted in turn; at the end, nothing may be lost.
 
     python scripts/soak.py                                  # or: make soak  (ten minutes)
-    python scripts/soak.py --seconds 75 --fault-every 12    # CI's (tests/ops/test_soak.py)
+    python scripts/soak.py --seconds 75 --fault-every 12    # each fault once, on a beat
+    python scripts/soak.py --fault-gap 2                    # CI's (tests/ops/test_soak.py)
 
 Starts, on this machine: the site (gunicorn with gunicorn.conf.py), one Celery worker serving
 every queue, the sweeps (`manage.py sweep --every 5`, as `make run` does with 60), a Redis of its
@@ -17,7 +18,9 @@ one each against a quick computer level, each game followed by a new one when it
 player records every move it sent (game, ply, seat, move, answer) and every 5xx or unanswered
 request with its time.
 
-Meanwhile, every `--fault-every` seconds, the next of these faults: the worker killed (SIGKILL to
+Meanwhile, every `--fault-every` seconds, the next of these faults (or, with `--fault-gap`, each
+once, the next that many seconds after the previous one's window closed, and the play over that
+long after the last window, whatever `--seconds` says): the worker killed (SIGKILL to
 its process group) and started again; Redis stopped (SIGTERM: its queue is lost, it keeps nothing
 on disk) and started again; Redis hung (SIGSTOP, then SIGCONT); one gunicorn worker killed
 (SIGKILL; its master starts another); every connection to the soak's database terminated
@@ -29,7 +32,7 @@ seconds to catch up (the computers' turns, the mail). Then it checks, and prints
 - every move answered 2xx is in its game's log, as sent (game, ply, seat, move);
 - every move in the log by a person's seat is one a player sent (answered or not: a request
   whose answer was lost may have been written); the computers' are theirs;
-- the logs agree with the engine (`manage.py check_game_logs` exits 0);
+- the logs agree with the engine (`manage.py check_game_logs`, run in this process, passes);
 - no game waits on the computer;
 - each email went exactly once: the messages at the sink, per recipient, kind and game, are as
   many as the outbox's rows marked sent;
@@ -98,6 +101,13 @@ def main() -> int:
         "--fault-every", type=float, default=15, help="seconds between faults (%(default)s)"
     )
     parser.add_argument(
+        "--fault-gap",
+        type=float,
+        default=None,
+        help="each fault once, this many seconds after the previous one's window; the play ends"
+        " as long after the last (instead of --seconds and --fault-every)",
+    )
+    parser.add_argument(
         "--settle", type=float, default=90, help="seconds to catch up, at most (%(default)s)"
     )
     args = parser.parse_args()
@@ -120,7 +130,9 @@ def main() -> int:
     )
     stack = Stack(env, prefix="soak_")
     stop = threading.Event()
-    faults = rotation(stack, database_url, redis_port, SWEEP_EVERY, args.fault_every)
+    faults = rotation(
+        stack, database_url, redis_port, SWEEP_EVERY, args.fault_every, args.fault_gap
+    )
 
     def soak() -> bool:
         say(
@@ -153,17 +165,24 @@ def main() -> int:
         for index, player in enumerate(players):
             player.level = QUICK_LEVELS[index % len(QUICK_LEVELS)]
 
-        say(
-            f"Playing for {args.seconds:g} s with {PLAYERS} players, a fault every"
-            f" {args.fault_every:g} s ..."
-        )
+        if args.fault_gap is None:
+            schedule = f"for {args.seconds:g} s with {PLAYERS} players, a fault every"
+            schedule += f" {args.fault_every:g} s"
+        else:
+            schedule = f"with {PLAYERS} players until each fault was injected once,"
+            schedule += f" {args.fault_gap:g} s after the previous one's window"
+        say(f"Playing {schedule} ...")
         play_started = time.time()
         for player in players:
             player.thread.start()
         faults.start()
         deadline = time.monotonic() + args.seconds
-        while time.monotonic() < deadline:
-            time.sleep(min(30.0, max(0.1, deadline - time.monotonic())))
+        once = args.fault_gap is not None
+        while faults.thread.is_alive() if once else time.monotonic() < deadline:
+            if once:
+                faults.thread.join(timeout=30)
+            else:
+                time.sleep(min(30.0, max(0.1, deadline - time.monotonic())))
             with record.lock:
                 moves, errors = len(record.attempts), len(record.errors)
             say(f"  {time.strftime('%H:%M:%S')} moves sent {moves}, errors {errors}")

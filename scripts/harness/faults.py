@@ -98,11 +98,17 @@ DOWN_SECONDS = {"worker": 2.0, "redis stopped": 3.0, "redis hung": 5.0, "sweep":
 
 
 def rotation(
-    stack: Stack, database_url: str, redis_port: int, sweep_every: float, every: float
+    stack: Stack,
+    database_url: str,
+    redis_port: int,
+    sweep_every: float,
+    every: float,
+    gap: float | None = None,
 ) -> Injector:
-    """FAULTS in turn, every `every` seconds, on a stack of Redis (on `redis_port`), the site
-    (`web`), one worker of every queue (`worker`) and the sweeps (`sweep`); the worker and the
-    sweeps started again whenever they end by themselves."""
+    """FAULTS in turn, every `every` seconds (or, with `gap`, each once, `gap` seconds after the
+    previous one's window: `Injector`), on a stack of Redis (on `redis_port`), the site (`web`),
+    one worker of every queue (`worker`) and the sweeps (`sweep`); the worker and the sweeps
+    started again whenever they end by themselves."""
 
     def worker() -> None:
         stack.worker("worker", *EVERY_QUEUE)
@@ -123,7 +129,7 @@ def rotation(
         "sweep": lambda: kill_and_restart(stack, "sweep", down["sweep"], sweeps),
     }
     assert tuple(actions) == FAULTS
-    return Injector(stack, actions, {"worker": worker, "sweep": sweeps}, every)
+    return Injector(stack, actions, {"worker": worker, "sweep": sweeps}, every, gap)
 
 
 # -- the injector ----------------------------------------------------------------------------------
@@ -132,7 +138,12 @@ def rotation(
 class Injector:
     """Every `every` seconds, the next of `faults` (kind: its action, which returns a note once
     its part is back), in their order; and a supervisor that starts again any of `restarters`'
-    processes that ended by itself."""
+    processes that ended by itself.
+
+    With `gap`, each fault once instead: the first `gap` seconds after the start, each next one
+    `gap` seconds after the previous one's window closed (so that no two windows overlap, however
+    long a part takes to come back on a loaded machine), and the thread ends `gap` seconds after
+    the last window closed (`thread.join()`: the play may end)."""
 
     def __init__(
         self,
@@ -140,8 +151,10 @@ class Injector:
         faults: dict[str, Callable[[], str]],
         restarters: dict[str, Callable[[], None]],
         every: float,
+        gap: float | None = None,
     ) -> None:
         self.stack, self.actions, self.restarters, self.every = stack, faults, restarters, every
+        self.gap = gap
         self.faults: list[Fault] = []
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.run, name="faults", daemon=True)
@@ -172,6 +185,9 @@ class Injector:
                         start()
 
     def run(self) -> None:
+        if self.gap is not None:
+            self.run_once(self.gap)
+            return
         # On a fixed beat from the start, whatever each fault took: the seconds of play over
         # `every` say how many there are.
         kinds = list(self.actions)
@@ -180,20 +196,37 @@ class Injector:
         while not self.stop.wait(max(0.0, began + (count + 1) * self.every - time.monotonic())):
             kind = kinds[count % len(kinds)]
             count += 1
-            with self.lock:
-                fault = Fault(kind, time.time())
-                self.faults.append(fault)
-                try:
-                    fault.note = self.actions[kind]()
-                except Exception as exc:  # noqa: BLE001 (reported, and the run fails)
-                    self.failure = f"{kind}: {exc!r}"
-                    fault.end = time.time()
-                    return
+            if not self.inject(kind):
+                return
+
+    def run_once(self, gap: float) -> None:
+        """Each fault once, `gap` seconds after the previous one's window (the first after the
+        start); returns `gap` seconds after the last window closed."""
+        closed = time.time()
+        for kind in self.actions:
+            if self.stop.wait(max(0.0, closed + gap - time.time())) or not self.inject(kind):
+                return
+            closed = self.faults[-1].end + WINDOW_AFTER
+        self.stop.wait(max(0.0, closed + gap - time.time()))
+
+    def inject(self, kind: str) -> bool:
+        """The fault `kind`, recorded with its window once its part is back: whether it could be
+        injected (if not, `failure` says why)."""
+        with self.lock:
+            fault = Fault(kind, time.time())
+            self.faults.append(fault)
+            try:
+                fault.note = self.actions[kind]()
+            except Exception as exc:  # noqa: BLE001 (reported, and the run fails)
+                self.failure = f"{kind}: {exc!r}"
                 fault.end = time.time()
-            say(
-                f"  {time.strftime('%H:%M:%S')} fault: {kind} ({fault.note}), back after"
-                f" {fault.end - fault.start:.1f} s"
-            )
+                return False
+            fault.end = time.time()
+        say(
+            f"  {time.strftime('%H:%M:%S')} fault: {kind} ({fault.note}), back after"
+            f" {fault.end - fault.start:.1f} s"
+        )
+        return True
 
     def finish(self, timeout: float = 30) -> None:
         """Both threads stopped (the supervisor too)."""

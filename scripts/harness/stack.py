@@ -333,11 +333,17 @@ def flush_redis(*urls: str) -> None:
 
 
 def vapid_env(env: dict[str, str]) -> dict[str, str]:
-    """A VAPID key pair for this run, as `manage.py vapid_keys` prints it (NAME=value lines)."""
-    made = manage(env, "vapid_keys", capture_output=True, text=True)
-    pairs = (line.split("=", 1) for line in made.stdout.splitlines() if "=" in line)
+    """A VAPID key pair for this run, as `manage.py vapid_keys` prints it: the command's own
+    `key_pair()`, in this process (the command in a process of its own imported the site, 2-3 s
+    of each run's start), and the subject it gives (`env`'s, or the site's contact's)."""
+    from notifications.management.commands.vapid_keys import key_pair
+
+    public, private = key_pair()
+    contact = env.get("CONTACT_EMAIL") or "contact@localhost"  # the settings' default
     return {
-        name.strip(): value.strip() for name, value in pairs if name.strip().startswith("WEBPUSH_")
+        "WEBPUSH_VAPID_PUBLIC_KEY": public,
+        "WEBPUSH_VAPID_PRIVATE_KEY": private,
+        "WEBPUSH_VAPID_SUBJECT": env.get("WEBPUSH_VAPID_SUBJECT") or f"mailto:{contact}",
     }
 
 
