@@ -3,14 +3,15 @@ hostile account floods the site through its API, as fast as the site lets it.
 
     python scripts/abuse.py            # or: make abuse  (a few minutes)
     python scripts/abuse.py --quick    # smaller floods, shorter phases
-    python scripts/abuse.py --quick --seconds 8 --quiet-seconds 3 --sweep-every 3 --rounds 2
+    python scripts/abuse.py --quick --seconds 4 --quiet-seconds 3 --sweep-every 3 --rounds 1
                                        # CI's (tests/ops/test_readme_commands.py)
 
 Starts the stack as deployed (docker-compose.yml, the Makefile's `worker-*` targets) on this
 machine: the site (gunicorn's synchronous workers, gunicorn.conf.py), the live process (gunicorn
 with one uvicorn worker), one Celery worker per queue (moves, slow_moves, master_moves, mail,
 sweeps, analysis, with their commands), PostgreSQL (its own database, `azul_abuse` or
-ABUSE_DATABASE_URL, emptied first), Redis (the broker on db 6, the cache on db 7, or
+ABUSE_DATABASE_URL, dropped and made again first: a copy of the migrated template, seconds
+sooner than a `manage.py flush`), Redis (the broker on db 6, the cache on db 7, or
 ABUSE_BROKER_URL / ABUSE_REDIS_URL, both emptied at the start and the end) and an SMTP sink
 (aiosmtpd, in this process) that every email goes to. DEBUG off, the site's own limits and
 throttles (none raised); invitations' grace period (NOTIFY_INVITATION_GRACE_SECONDS) 0. No beat:
@@ -192,9 +193,9 @@ def main() -> int:
     started_here: list[Hostile | Watch | Sweeper] = []  # what `cleanup` stops
 
     def abuse() -> bool:
-        say(f"Preparing {database_url} (migrated, flushed) and Redis {broker_url}, {cache_url} ...")
+        say(f"Preparing {database_url} (made again) and Redis {broker_url}, {cache_url} ...")
         flush_redis(broker_url, cache_url)
-        prepare(env, flush=True)
+        prepare(env, recreate=True)
         django_setup(env, LOG_LEVEL="WARNING")  # this process: only what goes wrong
         from django.conf import settings
 
