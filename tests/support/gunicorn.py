@@ -71,12 +71,14 @@ def gunicorn(
     *,
     ready_path: str = "/healthz",
     ready_statuses: tuple[int, ...] = (200,),
+    stop_seconds: float = 30,
     **env: str,
 ) -> Iterator[Gunicorn]:
     """gunicorn serving `app` with the site's gunicorn.conf.py and `env` on top, once
     `ready_path` answers one of `ready_statuses` (a server whose database is away is ready for
-    its test when a page that reads none answers); stopped (SIGKILL) after, if the test left it
-    running."""
+    its test when a page that reads none answers); stopped after, if the test left it running
+    (SIGTERM, then SIGKILL after `stop_seconds`: shorter for a test that is not about the
+    stop, whose workers may take seconds to exit, as with a Redis that does not answer)."""
     port = closed_port()
     environment = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
     environment.update(
@@ -117,16 +119,16 @@ def gunicorn(
             time.sleep(0.1)
         yield server
     finally:
-        _stop_group(process)
+        _stop_group(process, stop_seconds)
 
 
-def _stop_group(process: subprocess.Popen) -> None:
+def _stop_group(process: subprocess.Popen, seconds: float = 30) -> None:
     """Stops gunicorn as a deploy does (SIGTERM: workers finish and close their connections),
-    then whatever of its group is left, at once."""
+    then whatever of its group is left after `seconds`, at once."""
     if process.poll() is None:
         process.terminate()  # the master, which stops its workers
         with suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=30)
+            process.wait(timeout=seconds)
     with suppress(ProcessLookupError):  # else the whole group is gone
         os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=10)
