@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from games import services
 from games.models import Game, Seat
+from games.services.setup import game_create_seated
 from ratings.models import PlayerRecord, RatedGame, Rating
 from tests.support.play import play_to_end, write_log_to_last_move
 
@@ -39,24 +40,30 @@ def stored() -> tuple:
 def play_games(users: list, count: int, seed: int) -> None:
     """`count` finished games of 2-4 of `users`, of both variants; about one in ten has a
     computer seat (unrated) and one in eight a seat the computer took over after its player's
-    third timeout."""
+    third timeout. The games of people alone start seated (as an event's tables do: one
+    service call rather than an invitation and its answer per player); all but the last moves
+    are written outright, and the last one goes through the services, which rate the game as
+    it ends."""
     rng = random.Random(seed)
     for number in range(count):
         players = rng.randint(2, 4)
         seated = rng.sample(users, players)
-        seats = [services.SeatSpec(kind="invite", username=u.username) for u in seated[1:]]
+        variant = rng.choice(["colored", "gray"])
         if number % 10 == 9:
+            seats = [services.SeatSpec(kind="invite", username=u.username) for u in seated[1:]]
             seats[-1] = services.SeatSpec(kind="computer", level="random")
-        game = services.game_create(
-            creator=seated[0],
-            num_players=players,
-            variant=rng.choice(["colored", "gray"]),
-            days_per_move=3,
-            seats=seats,
-        )
-        for user, spec in zip(seated[1:], seats, strict=True):
-            if spec.kind == "invite":
-                game = services.invitation_respond(game_id=game.id, user=user, accept=True)
+            game = services.game_create(
+                creator=seated[0],
+                num_players=players,
+                variant=variant,
+                days_per_move=3,
+                seats=seats,
+            )
+            for user, spec in zip(seated[1:], seats, strict=True):
+                if spec.kind == "invite":
+                    game = services.invitation_respond(game_id=game.id, user=user, accept=True)
+        else:
+            game = game_create_seated(players=seated, variant=variant, days_per_move=3)
         write_log_to_last_move(game.id, rng)
         if number % 8 == 3:
             # As three timeouts leave it: the computer plays the seat for its absent player.
