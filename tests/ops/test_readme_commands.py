@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -158,10 +160,21 @@ def bench_database(django_db_setup, django_db_blocker) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def static_root(tmp_path_factory) -> str:
-    """Where the benchmarks that serve the site collect its static files: a folder of this
-    module's, not the project's, which another process of the suite may be collecting into."""
-    return str(tmp_path_factory.mktemp("static"))
+def static_root(static_root) -> str:
+    """Where the benchmarks that serve the site find its static files: the suite's, collected
+    once in this process (tests/conftest.py's `static_root`), not the project's, which another
+    process of the suite may be collecting into. Stamped as collected from the current sources
+    (harness.stack.static_key(), what `prepare(collectstatic=True)` compares), so that the first
+    benchmark does not collect and compress them all again (5.5 CPU-seconds)."""
+    key = subprocess.run(
+        [sys.executable, "-c", "from harness.stack import static_key; print(static_key())"],
+        cwd=ROOT / "scripts",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (static_root / ".collected-from").write_text(key)
+    return str(static_root)
 
 
 @pytest.fixture(scope="module")
