@@ -2,14 +2,13 @@
 three old on/off switches carry over."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
 from accounts.models import DELIVERY_FIELDS, Profile
 from notifications import services
 from notifications.models import Notification
 from tests.support.mail import sent
+from tests.support.migrations import migrate, migrate_to_latest
 
 BEFORE = [("accounts", "0002_user_profile_manager")]
 AFTER = [("accounts", "0005_drop_notify_switches")]
@@ -18,10 +17,8 @@ AFTER = [("accounts", "0005_drop_notify_switches")]
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keeps_what_players_chose_and_starts_the_rest_on():
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
+    old = migrate(BEFORE)
     try:
-        old = executor.loader.project_state(BEFORE).apps
         User, Profile = old.get_model("accounts", "User"), old.get_model("accounts", "Profile")
         switches = {
             "all_on": (True, True, True),
@@ -37,10 +34,7 @@ def test_the_migration_keeps_what_players_chose_and_starts_the_rest_on():
                 notify_game_end=game_end,
             )
 
-        executor = MigrationExecutor(connection)
-        executor.migrate(AFTER)
-
-        new = executor.loader.project_state(AFTER).apps.get_model("accounts", "Profile")
+        new = migrate(AFTER).get_model("accounts", "Profile")
         word = {True: "immediate", False: "never"}
         for username, (turn, reminder, game_end) in switches.items():
             profile = new.objects.get(user__username=username)
@@ -55,25 +49,20 @@ def test_the_migration_keeps_what_players_chose_and_starts_the_rest_on():
             assert profile.email_timeout == "immediate"
             assert profile.email_digest is True
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_to_latest()
 
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_goes_back_to_the_switches(django_user_model):
-    # A player's choices as today's models keep them; then one migration back through them all
-    # (migrating accounts is most of the test's time: every model refers to its users).
+    # A player's choices as today's models keep them; then one migration back through them all.
     dora = django_user_model.objects.create(username="dora")
     chosen = Profile.objects.filter(user=dora).update(
         email_your_turn="digest", email_reminder="never", email_game_over="immediate"
     )
     assert chosen == 1
-    executor = MigrationExecutor(connection)
     try:
-        executor.migrate(BEFORE)
-
-        old = MigrationExecutor(connection).loader.project_state(BEFORE).apps
+        old = migrate(BEFORE)
         profile = old.get_model("accounts", "Profile").objects.get(user__username="dora")
         assert (profile.notify_turn, profile.notify_reminder, profile.notify_game_end) == (
             True,
@@ -81,8 +70,7 @@ def test_the_migration_goes_back_to_the_switches(django_user_model):
             True,
         )
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_to_latest()
 
 
 @pytest.mark.django_db
