@@ -5,9 +5,10 @@
 
 Creates (if needed) and migrates a database of its own (`azul_bench_history`, or
 BENCH_HISTORY_DATABASE_URL), seeds it with `manage.py seed_history --players 10000 --games
-100000 --flush` (unless `--reuse` and that many finished games are there), `VACUUM ANALYZE`, then
-serves it with gunicorn (DEBUG=0, as `bench_web.py`) and measures, through HTTP with a few
-concurrent clients, p50 and p95 over `--requests` anonymous requests of each page.
+100000 --flush` (in this process, set up as the site; unless `--reuse` and that many finished
+games are there), `VACUUM ANALYZE`, then serves it with gunicorn (DEBUG=0, as `bench_web.py`)
+and measures, through HTTP with a few concurrent clients, p50 and p95 over `--requests`
+anonymous requests of each page.
 
 Target (issue 14): the leaderboard and the first and 50th page of history under 100 ms p95.
 Reported beside them: the leaderboard with the computer levels, a level's page, and how long
@@ -85,19 +86,20 @@ def main() -> None:
     flush_redis(redis_url)
     env = bench_env(database_url, redis_url)
     prepare(env, collectstatic=True)
+    django_setup(env)
     if args.reuse and finished_games(database_url) >= args.games:
         print(f"Reusing the {finished_games(database_url)} finished games of {database_url}")
     else:
+        from django.core.management import call_command
+        from django.db import connections
+
         print(f"Seeding {database_url} ...", flush=True)
         started = time.perf_counter()
-        manage(
-            env,
-            "seed_history",
-            f"--players={args.players}",
-            f"--games={args.games}",
-            f"--seed={args.seed}",
-            "--flush",
+        # In this process, set up as the site (a process of its own imported it once more).
+        call_command(
+            "seed_history", players=args.players, games=args.games, seed=args.seed, flush=True
         )
+        connections.close_all()
         print(f"seeding took {time.perf_counter() - started:.1f} s", flush=True)
     started = time.perf_counter()
     vacuum(database_url)
@@ -109,7 +111,6 @@ def main() -> None:
     levels_seconds = time.perf_counter() - started
 
     # The 50th page, or the last one when a smaller seed (`--games`) has fewer.
-    django_setup(env)
     from games.selectors import HISTORY_PAGE_SIZE
 
     deep = max(1, min(50, -(-finished_games(database_url) // HISTORY_PAGE_SIZE)))
