@@ -21,6 +21,7 @@ from accounts.confusables import skeleton
 from accounts.models import Profile, User
 from tests.accounts.test_name_rules import errors_of, save_display_name, sign_up
 from tests.support.factories import client_for
+from tests.support.migrations import migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db
 
@@ -223,22 +224,18 @@ def test_a_save_of_the_name_alone_writes_its_skeleton(alice):
 def accounts_at(migration: list[tuple[str, str]]) -> Iterator[Any]:
     """The database migrated back to `migration`, with the models as they were then (yielded);
     on to the latest migrations after."""
-    executor = MigrationExecutor(connection)
-    executor.migrate(migration)
     try:
-        yield executor.loader.project_state(migration).apps
+        yield migrate(migration)
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_to_latest()
 
 
 def migrate_through(migration: list[tuple[str, str]]) -> None:
-    """Migrate through `migration` on to the latest, which today's models read: in one plan
-    (each migration costs Django a render of every model that refers to the users)."""
+    """Migrate through `migration` on to the latest, which today's models read."""
     executor = MigrationExecutor(connection)
     plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
     assert (executor.loader.graph.nodes[migration[0]], False) in plan, "not a step ahead"
-    executor.migrate(executor.loader.graph.leaf_nodes(), plan=plan)
+    migrate_to_latest()
 
 
 @pytest.mark.django_db(transaction=True)

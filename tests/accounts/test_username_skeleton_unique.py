@@ -9,8 +9,7 @@ import queue
 import threading
 
 import pytest
-from django.db import IntegrityError, connection, transaction
-from django.db.migrations.executor import MigrationExecutor
+from django.db import IntegrityError, transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -19,6 +18,7 @@ from accounts.confusables import skeleton
 from accounts.models import User
 from tests.accounts.test_name_rules import sign_up
 from tests.support.concurrency import run_at_once
+from tests.support.migrations import migrate, migrate_to_latest
 
 CYRILLIC_A = "\u0430"
 CYRILLIC_O = "\u043e"
@@ -68,10 +68,8 @@ def test_the_database_refuses_a_lookalike_username_saved_past_the_forms():
 
 @pytest.mark.django_db(transaction=True)
 def test_accounts_that_already_look_alike_stay_and_the_constraint_holds_for_new_ones():
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
     try:
-        OldUser = executor.loader.project_state(BEFORE).apps.get_model("accounts", "User")
+        OldUser = migrate(BEFORE).get_model("accounts", "User")
         # Three accounts with one skeleton (a deleted player's among them), one apart.
         bob = OldUser.objects.create(username="bob", username_skeleton=skeleton("bob"))
         gone = OldUser.objects.create(
@@ -82,8 +80,7 @@ def test_accounts_that_already_look_alike_stay_and_the_constraint_holds_for_new_
         )
         carol = OldUser.objects.create(username="carol", username_skeleton=skeleton("carol"))
 
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_to_latest()
 
         shared = dict(User.objects.values_list("pk", "username_skeleton_shared"))
         assert shared == {bob.pk: False, gone.pk: True, lookalike.pk: True, carol.pk: False}
@@ -95,5 +92,4 @@ def test_accounts_that_already_look_alike_stay_and_the_constraint_holds_for_new_
             with pytest.raises(IntegrityError):
                 User.objects.create_user(username=name)
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_to_latest()
