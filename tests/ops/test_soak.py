@@ -1,14 +1,17 @@
 """The soak's short version (`make soak` with SOAK_ARGS; ten minutes by default): players on the
-real stack while each of its faults is injected once (`--fault-gap 2`: the worker, Redis
-stopped, a gunicorn worker, the database's connections, Redis hung, the sweep, each 2 s after the
-previous one's window closed, and the play over 2 s after the last), and then nothing lost
-(scripts/soak.py's checks). Each part is down a few seconds (harness.faults.DOWN_SECONDS; the
-worker until it is ready again) and its window ends WINDOW_AFTER (5 s) after it is back: no two
-windows overlap, however slowly a part comes back on a loaded machine, and a 5xx between them is
-a loss. About a minute of play (75 s on a fixed beat of 12 s before, whose windows overlapped
-when the machine was loaded). The site runs three gunicorn workers (WEB_CONCURRENCY, as an
-operator sets it; gunicorn.conf.py's 2 x cores + 1 would be five, each importing the site).
-The script starts and stops everything itself, on a database and a Redis of its own."""
+real stack while each of its faults is injected once (`--fault-gap 2`: Redis hung, Redis
+stopped, the worker, a gunicorn worker, the database's connections, the sweep, each 2 s after the
+previous one's window closed, and the play over 2 s after the last: harness.faults.ONCE_ORDER,
+those that lose work first, which the sweeps send again a minute on while the others are
+injected), and then nothing lost (scripts/soak.py's checks). Each part is down a few seconds
+(harness.faults.DOWN_SECONDS; the worker until it is ready again) and its window ends
+WINDOW_AFTER (5 s) after it is back: no two windows overlap, however slowly a part comes back on
+a loaded machine, and a 5xx between them is a loss. About a minute of play and 10 s to settle
+(before: 75 s on a fixed beat of 12 s, whose windows overlapped when the machine was loaded, and
+up to 50 s to settle when Redis hung late). The site runs three gunicorn workers
+(WEB_CONCURRENCY, as an operator sets it; gunicorn.conf.py's 2 x cores + 1 would be five, each
+importing the site). The script starts and stops everything itself, on a database and a Redis
+of its own."""
 
 from __future__ import annotations
 
