@@ -183,7 +183,14 @@ def waiting_for(game: Game, person: Any) -> Game:
 
 
 def finish(game: Game, seed: int = 7) -> Game:
-    """Play `game` to its end with random legal moves, and return it as it is then."""
+    """Play `game` to its end with random legal moves, and return it as it is then. A game of
+    people has the same moves written outright but the last, which goes through the services
+    (`tests.support.finished.finish_quickly`: the same log, result and ratings)."""
+    from tests.support.finished import finish_quickly
+
+    quickly = finish_quickly(game, seed)
+    if quickly is not None:
+        return quickly
     game = play_forward(game, until=game_over, seed=seed, limit=2000)
     assert game.status == Game.Status.FINISHED
     return game
