@@ -15,7 +15,7 @@ def test_the_accuracy_tool_judges_each_position_again_with_other_seeds(capsys):
     further seed's distance is reported."""
     from research.analysis_accuracy import main
 
-    small = ["--positions", "4", "--iterations", "60", "--factor", "2"]
+    small = ["--positions", "4", "--iterations", "20", "--factor", "2"]
     assert main(small) == 0
     single = capsys.readouterr().out.splitlines()
     assert main([*small, "--repeats", "3"]) == 0

@@ -97,7 +97,7 @@ def test_the_arena_reports_each_bots_win_rate_from_each_seat():
 @pytest.mark.slow
 def test_the_arena_plays_the_search_with_other_weights_for_tuning(capsys):
     arena_main(
-        ["medium", "greedy", "--games", "2", "--iterations", "30", "--quiet"]
+        ["medium", "greedy", "--games", "2", "--iterations", "10", "--quiet"]
         + ["--weights", "own_weight=0.5, max_lines=2"]
     )
     assert "weights max_lines=2,own_weight=0.5" in capsys.readouterr().out
