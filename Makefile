@@ -150,7 +150,8 @@ abuse: venv  ## The review's floods by a hostile account, and what another playe
 
 # Not part of `make test` either: six players play through the API on the whole stack (its own
 # database azul_soak and Redis) while its parts are killed and restarted in turn, then nothing may
-# be lost (scripts/soak.py). Ten minutes; CI runs 75 s, each fault once (tests/ops/test_soak.py).
+# be lost (scripts/soak.py). Ten minutes; CI runs `--fault-gap 2`: each fault once, one after the
+# other, about 80 s (tests/ops/test_soak.py).
 SOAK_ARGS ?=
 bench-reach: venv  ## A move to the other player's push notice and webhook call, through the real stack (#35)
 	$(BIN)/python scripts/bench_reach.py $(BENCH_ARGS)
