@@ -65,3 +65,43 @@ def finish_quickly(game: Game, seed: int = 7) -> Game | None:
     game = play_forward(game.id, until=game_over, rng=rng, limit=10)
     assert game.status == Game.Status.FINISHED
     return game
+
+
+def long_game_quickly(person, plies: int = 100) -> Game:
+    """What `tests.support.play.long_game` makes (a game of `person` against three random
+    computer players, past `plies` log entries and not over), its moves written outright: each
+    seat's moves the random computer player's choice, marked as made by the person or the
+    computer that holds the seat, the deals from the game's deal key. A game whose deals end it
+    within `plies` entries is set aside and another one made, as `long_game` does."""
+    from tests.support import factories
+    from tests.support.play import random_players_move
+
+    rng = random.Random(3)
+    for _ in range(20):
+        game = factories.against_computer(person, computers=3, level="random")
+        seats = {seat.position: seat for seat in game.seats.all()}
+        key = deal_key(game, list(seats.values()))
+        state = game.engine_state()
+        entries = []
+        while game.ply <= plies:
+            if state.phase == "deal":
+                tiles = fairness.deal_tiles(state, key)
+                entry, after = azul.deal_entry(tiles), azul.deal(state, tiles=tiles)
+                entries.append(next_log_entry(game, entry))
+            else:
+                position = state.to_move[0]
+                move = random_players_move(state, position, rng)
+                after = azul.play(state, move, position)
+                if after.phase == "over":
+                    break
+                user = seats[position].user
+                kind = LogEntry.Mover.PERSON if user is not None else LogEntry.Mover.COMPUTER
+                entry = azul.move_entry(position, move)
+                entries.append(next_log_entry(game, entry, mover_kind=kind, mover=user))
+            state = after
+        if game.ply > plies:
+            LogEntry.objects.bulk_create(entries)
+            game.set_engine_state(state)
+            game.save(update_fields=["state", "ply", "updated_at"])
+            return Game.objects.get(pk=game.pk)
+    raise AssertionError(f"20 games in a row ended within {plies} log entries")

@@ -13,8 +13,9 @@ from games.models import Game
 from games.presenters.scoring import round_scored
 from games.record.summary import replay_summary
 from tests.support.factories import against_computer
+from tests.support.finished import long_game_quickly
 from tests.support.html import log_items, text
-from tests.support.play import long_game, only_to_move, play_forward, round_over, to_move_user
+from tests.support.play import only_to_move, play_forward, round_over, to_move_user
 from tests.support.urls import board_url
 
 pytestmark = pytest.mark.django_db
@@ -168,7 +169,7 @@ def legal_moves_of(game) -> list[str]:
 
 
 def test_three_digit_move_numbers_are_written_out(alice, client_for):
-    game = long_game(alice)
+    game = long_game_quickly(alice)
     assert game.ply > 100
 
     content = client_for(alice).get(board_url(game)).content.decode()
