@@ -13,7 +13,7 @@ from games import services
 from games.models import Game, Seat
 from games.services.setup import game_create_seated
 from ratings.models import PlayerRecord, RatedGame, Rating
-from tests.support.play import play_to_end, write_log_to_last_move
+from tests.support.play import play_to_end, write_log_ahead
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +64,7 @@ def play_games(users: list, count: int, seed: int) -> None:
                     game = services.invitation_respond(game_id=game.id, user=user, accept=True)
         else:
             game = game_create_seated(players=seated, variant=variant, days_per_move=3)
-        write_log_to_last_move(game.id, rng)
+        write_log_ahead(game.id, rng)
         if number % 8 == 3:
             # As three timeouts leave it: the computer plays the seat for its absent player.
             Seat.objects.filter(game=game, position=rng.randrange(players)).update(

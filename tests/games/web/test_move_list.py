@@ -13,9 +13,14 @@ from games.models import Game
 from games.presenters.scoring import round_scored
 from games.record.summary import replay_summary
 from tests.support.factories import against_computer
-from tests.support.finished import long_game_quickly
 from tests.support.html import log_items, text
-from tests.support.play import only_to_move, play_forward, round_over, to_move_user
+from tests.support.play import (
+    long_game_quickly,
+    only_to_move,
+    play_forward,
+    round_over,
+    to_move_user,
+)
 from tests.support.urls import board_url
 
 pytestmark = pytest.mark.django_db
