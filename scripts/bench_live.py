@@ -128,14 +128,19 @@ async def run_round(args, seeded: Seeded, n: int, live: int, ports) -> Round:
     ]
     tasks = [asyncio.ensure_future(keep_board(b, live_port, site_port, stop, arm)) for b in boards]
     await asyncio.wait_for(all_armed.wait(), timeout=120)
-    # Until the live process holds every wait (a thread each) and has answered the rest.
+    # Until the live process holds every wait (a thread each) and has answered the rest, or its
+    # threads stay as they are over a quiet second: the count can stop one short of a thread a
+    # board (seen: 10 idle, 15 with 6 boards), which made this wait out its whole 120 s.
     deadline = time.monotonic() + 120
+    previous = -1
     while time.monotonic() < deadline:
         before = usage(live)
         await asyncio.sleep(1)
         after = usage(live)
-        if after.threads >= result.threads_idle + n and after.cpu - before.cpu < 0.1:
+        quiet = after.cpu - before.cpu < 0.1
+        if quiet and (after.threads >= result.threads_idle + n or after.threads == previous):
             break
+        previous = after.threads
 
     # Idle: N boards waiting.
     start = usage(live)
