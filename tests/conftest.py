@@ -44,10 +44,11 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The few tests that take minutes (`slow(minutes=N)`: the soak, the API's schema run, the
     abuse run) go first, longest first; the rest keep their order (pytest-django's: this hook
-    runs after it). pytest-xdist hands the first tests out in turn, so each process starts on one
-    of them while the other goes on with the rest; last in the collection order (tests/ops), the
-    soak ran alone for minutes. Only these few: moving every slow test first measured slower on
-    two cores, two stacks or two browsers at once slowing each other down."""
+    runs after it). With `make test`'s work stealing (`--dist worksteal`) the first process
+    starts on them while the other takes the second half of the tests; last in the collection
+    order (tests/ops), the soak ran alone for minutes. Only these few: moving every slow test
+    first measured slower on two cores, two stacks or two browsers at once slowing each other
+    down."""
 
     def minutes(item: pytest.Item) -> float:
         slow = item.get_closest_marker("slow")

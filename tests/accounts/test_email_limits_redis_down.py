@@ -14,13 +14,18 @@ import time_machine
 from django.test import Client
 from django.urls import reverse
 
+from core.outages import cache as outage_cache
 from core.outages.cache import redis_cache
 from tests.support.factories import PASSWORD
 from tests.support.outage import RedisServer, hung_server
 
 pytestmark = pytest.mark.django_db
 
-WITHIN = 1.0  # seconds, for each request
+# A request waits on a hung Redis once at most (its 0.25 s socket timeout; then this process skips
+# Redis for a while: `core.outages.cache`), which `timed` counts. The bound on its whole time is
+# for the rest of its work on a loaded two-core machine (1.02 s was seen once with both test
+# processes busy, against a bound of 1.0 s).
+WITHIN = 2.0  # seconds, for each request
 RESET = reverse("account_reset_password")
 RESEND = reverse("accounts:verification_resend")
 # allauth's defaults, which the site keeps: 5 reset emails a minute to one address, 20 sign-ups
@@ -61,9 +66,19 @@ def redis_server(settings) -> Iterator[RedisServer]:
 
 
 def timed(request, *args, **kwargs):
+    """The request's answer, once it is shown to have waited on Redis once at most."""
+    waits = []
+    failed = outage_cache.outage.failed
+    outage_cache.outage.failed = lambda exc: (waits.append(exc), failed(exc))[-1]
     started = time.monotonic()
-    response = request(*args, **kwargs)
-    took = time.monotonic() - started
+    try:
+        response = request(*args, **kwargs)
+    finally:
+        took = time.monotonic() - started
+        del outage_cache.outage.failed
+    # A wait in the handshake of a connection is told twice (by the read and the connect)
+    waits = {id(exc): exc for exc in waits}
+    assert len(waits) <= 1, f"the request waited on Redis {len(waits)} times: {waits}"
     assert took < WITHIN, f"the request took {took:.2f} s"
     return response
 
