@@ -8,7 +8,7 @@ PORT ?= 8000
 # Tests run on PostgreSQL; pytest-django creates (and drops) test_azul_gw0 and test_azul_gw1.
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/azul
 PYTEST_ARGS ?=
-# The suite runs in two processes (pytest-xdist): about 10 minutes on two cores from a fresh
+# The suite runs in two processes (pytest-xdist): about 10.5 minutes on two cores from a fresh
 # clone (2,664 tests; `make test-quick`, without the slow and browser ones, 2,470 in under 3).
 # PYTEST_WORKERS=0 runs it in this process (for --pdb, or one quick test).
 PYTEST_WORKERS ?= 2
